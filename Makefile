@@ -1,0 +1,36 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench messages clean
+
+$(STAMP): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+locale/zh_Hant/LC_MESSAGES/django.mo: locale/zh_Hant/LC_MESSAGES/django.po $(STAMP)
+	$(BIN)/python manage.py compilemessages --locale zh_Hant --ignore .venv > /dev/null
+
+messages: locale/zh_Hant/LC_MESSAGES/django.mo
+
+run: $(STAMP) messages
+	$(BIN)/python manage.py migrate --noinput
+	HIDEOUT_DEV_BEAT=$${HIDEOUT_DEV_BEAT:-1} $(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
+
+test: $(STAMP) messages
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/load_bench.py
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3

@@ -1,0 +1,29 @@
+"""HTTP goes to Django, /ws/ to the Channels consumers (authenticated by the session cookie)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)
+
+if os.environ.get("HIDEOUT_DEV_BEAT") == "1":
+    from django.conf import settings
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        from games import devbeat
+
+        devbeat.start()

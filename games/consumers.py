@@ -1,0 +1,135 @@
+"""A thin WebSocket adapter: authenticate, join ``match_<id>``, push MY seat's partials on change.
+
+The channel layer carries only "match N is now at version V"; every socket renders its own view,
+so nothing secret is ever sent to a group. Chat messages from the client go through the same
+service as the HTTP form. Moves do not come over the socket: they are HTMX POSTs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from . import services
+from .models import Match, Seat
+from .presenter import match_context, viewer_for
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    match_id: int
+    seat: int | None
+    sent_version: int
+    sent_chat: int
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        seat = await self._seat(user)
+        if seat is False:
+            await self.close(code=4404)
+            return
+        self.seat = seat  # type: ignore[assignment]
+        self.sent_version = -1
+        self.sent_chat = -1
+        self.group = services.group_name(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._presence(+1)
+        await self.push()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._presence(-1)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "sync":
+            # A reconnecting client tells us what it has; anything newer is pushed at once.
+            self.sent_version = _int(content.get("version"), -1)
+            self.sent_chat = _int(content.get("chat_version"), -1)
+            await self.push(only_if_newer=True)
+        elif kind == "chat":
+            await self._chat(content)
+        else:
+            await self.send_json({"type": "error", "message": await self._gettext("Unknown message.")})
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        if event["version"] > self.sent_version or event["chat_version"] > self.sent_chat:
+            await self.push()
+
+    async def push(self, only_if_newer: bool = False) -> None:
+        payload = await self._render()
+        if payload is None:
+            return
+        if only_if_newer and payload["version"] <= self.sent_version and payload["chat_version"] <= self.sent_chat:
+            return
+        self.sent_version = payload["version"]
+        self.sent_chat = payload["chat_version"]
+        await self.send_json(payload)
+
+    async def _chat(self, content: dict[str, Any]) -> None:
+        if self.seat is None:
+            await self.send_json({"type": "error", "message": await self._gettext("Spectators cannot chat.")})
+            return
+        to_seat = content.get("to")
+        try:
+            await database_sync_to_async(services.do_post_chat)(
+                self.match_id,
+                self.seat,
+                str(content.get("text", "")),
+                _int(to_seat, None) if to_seat not in (None, "") else None,
+            )
+        except services.ServiceError as exc:
+            await self.send_json({"type": "error", "message": exc.message})
+
+    @database_sync_to_async
+    def _seat(self, user: Any) -> int | bool | None:
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return False
+        return viewer_for(match, user).seat
+
+    @database_sync_to_async
+    def _presence(self, delta: int) -> None:
+        if self.seat is None:
+            return
+        Seat.objects.filter(match_id=self.match_id, number=self.seat).update(
+            open_sockets=F("open_sockets") + delta, last_seen=timezone.now()
+        )
+
+    @database_sync_to_async
+    def _gettext(self, message: str) -> str:
+        with translation.override(self._language()):
+            return translation.gettext(message)
+
+    def _language(self) -> str:
+        profile = getattr(self.scope.get("user"), "profile", None)
+        return getattr(profile, "language", None) or "en"
+
+    @database_sync_to_async
+    def _render(self) -> dict[str, Any] | None:
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None
+        user = self.scope["user"]
+        with translation.override(self._language()):
+            context = match_context(match, user)
+            html = render_to_string("games/match.html#live", context)
+        self.seat = context["seat"]
+        return {"type": "update", "version": match.version, "chat_version": match.chat_version, "html": html}
+
+
+def _int(value: Any, default: Any) -> Any:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default

@@ -1,0 +1,227 @@
+"""The engine protocol shared by every game (event sourcing).
+
+A game is a :class:`Rules` object. The platform only ever talks to games through it:
+
+* ``initial(players, options)`` builds the state before anything random happens.
+* ``actors(state)`` lists the seats that may act now (``SYSTEM`` for automatic steps that should
+  run at once); it is empty when the game is over.
+* ``legal_actions(state, seat)`` lists canonical action payloads (used by the UI, bots and tests).
+* ``parse_action(payload)`` turns untrusted JSON into a canonical action, or raises
+  :class:`InvalidAction` (malformed input, HTTP 400).
+* ``decide(state, seat, action, ctx)`` validates the action against the state, raising
+  :class:`IllegalAction` (HTTP 422), and returns the events it causes. Every random outcome is
+  drawn here from ``ctx.rng`` and recorded in the events.
+* ``evolve(state, event)`` applies one event: pure, total, no validation, no randomness. Replay is a
+  fold of ``evolve`` over the log.
+* ``view(state, seat)`` is what that seat (``None``: a spectator) may see, as JSON-safe data.
+* ``outcome(state)`` is the result once the game is over, else ``None``.
+* ``deadlines(state)`` lists the decisions being waited on and the ``SYSTEM`` action that applies
+  when each one's time runs out.
+
+Seats are 0-based integers; ``SYSTEM`` (-1) acts for the server (start, time-outs, round-end steps).
+Actions are canonical JSON objects with a ``"type"`` key. Events are JSON too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+SYSTEM = -1
+"""The seat number that stands for the server itself."""
+
+JSON = Any
+Action = dict[str, Any]
+State = Any
+S = TypeVar("S")
+
+
+class EngineError(ValueError):
+    """Base class of the errors an engine raises for a refused action."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message % params if params else message)
+        self.message = message
+        self.params = params
+
+
+class InvalidAction(EngineError):
+    """The payload is malformed: unknown type, missing or badly typed fields (HTTP 400)."""
+
+
+class IllegalAction(EngineError):
+    """The action is well formed but not allowed now, or not by this seat (HTTP 422)."""
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a message for translation without translating it (the web layer translates)."""
+    return message
+
+
+@dataclass(frozen=True)
+class Event:
+    """One fact in a match's log.
+
+    ``data`` is public. ``secret`` is known only to the seats in ``visible_to``; everybody else
+    receives the event without it. ``evolve`` sees both.
+    """
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    secret: dict[str, Any] | None = None
+    visible_to: tuple[int, ...] = ()
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may see it (``None``: a spectator)."""
+        out: dict[str, Any] = {"type": self.type, "data": self.data}
+        if self.secret is not None and seat is not None and seat in self.visible_to:
+            out["secret"] = self.secret
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "data": self.data,
+            "secret": self.secret,
+            "visible_to": list(self.visible_to),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Event:
+        return cls(
+            type=raw["type"],
+            data=dict(raw.get("data") or {}),
+            secret=raw.get("secret"),
+            visible_to=tuple(raw.get("visible_to") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class DecideContext:
+    """What ``decide`` may use besides the state: the seeded RNG and the server's clock.
+
+    ``now`` is seconds since the epoch, read once by the server for the whole action.
+    """
+
+    rng: random.Random
+    now: float
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A decision the game is waiting for.
+
+    ``seats`` are the players being waited on; at ``due`` (epoch seconds) the server submits
+    ``action`` as ``SYSTEM``. ``kind`` names the decision for messages and reminders.
+    """
+
+    seats: tuple[int, ...]
+    due: float
+    action: Action
+    kind: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game as data: points (or money) and rank per seat (1 = best), winners."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One readable line of the match log: an English message with %(name)s params.
+
+    ``message`` is marked with ``gettext_noop`` in the engine and translated by the web layer.
+    A param named ``seat`` / ``seat2`` holds a seat number that the web layer replaces with the
+    player's name.
+    """
+
+    message: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A match option shown on the create form."""
+
+    name: str
+    label: str
+    kind: str  # "bool" or "choice"
+    default: Any
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+@runtime_checkable
+class Rules(Protocol[S]):
+    """The protocol every game implements. See the module docstring."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+
+    def initial(self, players: int, options: Mapping[str, Any]) -> S: ...
+
+    def actors(self, state: S) -> frozenset[int]: ...
+
+    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+
+    def parse_action(self, payload: Mapping[str, Any]) -> Action: ...
+
+    def decide(self, state: S, seat: int, action: Action, ctx: DecideContext) -> list[Event]: ...
+
+    def evolve(self, state: S, event: Event) -> S: ...
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def deadlines(self, state: S) -> list[Deadline]: ...
+
+    def bot_action(self, state: S, seat: int, rng: random.Random) -> Action: ...
+
+    def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]: ...
+
+    def state_to_json(self, state: S) -> JSON: ...
+
+    def state_from_json(self, data: JSON) -> S: ...
+
+
+def replay(rules: Rules[S], state: S, events: Iterable[Event]) -> S:
+    """Fold ``evolve`` over ``events``: the only way a stored match becomes a state."""
+    for event in events:
+        state = rules.evolve(state, event)
+    return state
+
+
+def apply(
+    rules: Rules[S], state: S, seat: int, payload: Mapping[str, Any], ctx: DecideContext
+) -> tuple[S, list[Event]]:
+    """Parse, decide and evolve one action; raises InvalidAction/IllegalAction."""
+    action = rules.parse_action(payload)
+    events = rules.decide(state, seat, action, ctx)
+    return replay(rules, state, events), events
+
+
+def rng_for(seed: str, version: int) -> random.Random:
+    """The RNG for the action that moves a match past ``version``."""
+    return random.Random(f"{seed}:{version}")
+
+
+class GenericRules(Generic[S]):
+    """Optional helpers engines may inherit; the protocol does not require them."""
+
+    options: tuple[Option, ...] = ()
+
+    def bot_action(self, state: S, seat: int, rng: random.Random) -> Action:
+        legal: Sequence[Action] = self.legal_actions(state, seat)  # type: ignore[attr-defined]
+        if not legal:
+            raise IllegalAction("No legal action for seat %(seat)s.", seat=seat)
+        return dict(rng.choice(list(legal)))

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .engines.registry import available, get_rules
+from .models import Profile
+
+TIME_UNITS = [("seconds", _("seconds (live)")), ("minutes", _("minutes (live)")), ("days", _("days (correspondence)"))]
+UNIT_SECONDS = {"seconds": 1, "minutes": 60, "days": 86400}
+
+
+class CreateMatchForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"))
+    seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=8, initial=4)
+    time_amount = forms.IntegerField(label=_("Time limit per decision"), min_value=1, max_value=100000, initial=60)
+    time_unit = forms.ChoiceField(label=_("Unit"), choices=TIME_UNITS, initial="seconds")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(slug, get_rules(slug).name) for slug in available()]
+        for slug in available():
+            for option in get_rules(slug).options:
+                name = f"{slug}__{option.name}"
+                if option.kind == "bool":
+                    self.fields[name] = forms.BooleanField(label=_(option.label), required=False)
+                else:
+                    self.fields[name] = forms.ChoiceField(
+                        label=_(option.label), choices=[(v, _(t)) for v, t in option.choices], initial=option.default
+                    )
+                self.fields[name].widget.attrs["data-game"] = slug
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        slug = data.get("game")
+        if slug:
+            rules = get_rules(slug)
+            seats = data.get("seats")
+            if seats is not None and not rules.min_players <= seats <= rules.max_players:
+                self.add_error(
+                    "seats",
+                    _("%(game)s needs %(min)s to %(max)s players.")
+                    % {"game": rules.name, "min": rules.min_players, "max": rules.max_players},
+                )
+        amount, unit = data.get("time_amount"), data.get("time_unit")
+        if amount and unit:
+            data["time_limit"] = amount * UNIT_SECONDS[unit]
+            if data["time_limit"] < 10:
+                self.add_error("time_amount", _("The time limit must be at least 10 seconds."))
+        return data
+
+    def engine_options(self) -> dict[str, Any]:
+        slug = self.cleaned_data["game"]
+        options: dict[str, Any] = {}
+        for option in get_rules(slug).options:
+            value = self.cleaned_data.get(f"{slug}__{option.name}")
+            options[option.name] = bool(value) if option.kind == "bool" else (value or option.default)
+        return options
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = Profile
+        fields = ["display_name", "language", "email_reminders"]

@@ -1,0 +1,182 @@
+"""Matches persist as an event log (MatchEvent) replayed into engine state."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from .engines.base import Event
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES, default="en")
+    email_reminders = models.BooleanField(_("e-mail me when it is my turn"), default=True)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.user.email.split("@")[0] or self.user.get_username()
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("Waiting for players")
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    game = models.CharField(_("game"), max_length=32, db_index=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.LOBBY, db_index=True)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_matches")
+    seat_count = models.PositiveSmallIntegerField(_("seats"))
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    time_limit = models.PositiveIntegerField(_("time limit (seconds)"), default=60)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    seed = models.CharField(max_length=64, default=new_seed, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    chat_version = models.PositiveIntegerField(default=0)
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    snapshot_version = models.PositiveIntegerField(default=0, editable=False)
+    next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    outcome = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match", args=[self.pk])
+
+    def invite_url(self) -> str:
+        return reverse("match_invite", args=[self.invite_code])
+
+    @property
+    def is_live(self) -> bool:
+        return self.time_limit < 24 * 3600
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    is_bot = models.BooleanField(_("bot"), default=False)
+    resigned = models.BooleanField(_("resigned"), default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    open_sockets = models.IntegerField(default=0)
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.number + 1}: {self.display_name}"
+
+    @property
+    def display_name(self) -> str:
+        if self.is_bot:
+            return str(_("Bot %(n)s") % {"n": self.number + 1})
+        if self.user is None:
+            return str(_("Empty seat"))
+        profile = getattr(self.user, "profile", None)
+        return profile.name if profile else self.user.get_username()
+
+
+class MatchEvent(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    actor = models.SmallIntegerField(help_text="seat number, or -1 for the server")
+    type = models.CharField(max_length=48)
+    data = models.JSONField(default=dict)
+    secret = models.JSONField(null=True, blank=True)
+    visible_to = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("match event")
+        verbose_name_plural = _("match events")
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="unique_event_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.type}"
+
+    def to_event(self) -> Event:
+        return Event(type=self.type, data=self.data, secret=self.secret, visible_to=tuple(self.visible_to))
+
+
+class ActionReceipt(models.Model):
+    """The answer to an action, kept so that a resubmitted idempotency key is answered, not re-applied."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
+    seat = models.SmallIntegerField()
+    key = models.CharField(max_length=64)
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "key"], name="unique_action_key")]
+
+
+class ChatMessage(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    seat = models.SmallIntegerField(help_text="author's seat number")
+    to_seat = models.SmallIntegerField(null=True, blank=True, help_text="private message to this seat")
+    text = models.CharField(_("message"), max_length=500)
+    hidden = models.BooleanField(_("hidden by a moderator"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        ordering = ["match", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.text[:40]
+
+    def visible_to_seat(self, seat: int | None) -> bool:
+        if self.hidden:
+            return False
+        if self.to_seat is None:
+            return True
+        return seat is not None and seat in (self.seat, self.to_seat)
+
+

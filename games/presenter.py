@@ -1,0 +1,166 @@
+"""What a seat sees: the context for a match page, its partials and WebSocket pushes.
+
+Everything here starts from ``rules.view(state, seat)`` and the events as ``Event.for_seat``
+returns them, so no template ever receives another seat's secret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from .engines.base import SYSTEM, Event
+from .models import ChatMessage, Match, MatchEvent, Seat
+from .store import load_state, rules_for
+
+LOG_LINES = 60
+CHAT_LINES = 80
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a seat number for a player, ``None`` for a spectator."""
+
+    seat: int | None
+    is_member: bool
+
+
+def viewer_for(match: Match, user: Any) -> Viewer:
+    if user is None or not user.is_authenticated:
+        return Viewer(None, False)
+    seat = next((s for s in _seats(match) if s.user_id == user.pk), None)
+    if seat is None:
+        return Viewer(None, False)
+    if match.status == Match.Status.LOBBY:
+        return Viewer(None, True)
+    return Viewer(seat.number, True)
+
+
+def _seats(match: Match) -> list[Seat]:
+    cached = getattr(match, "_seat_cache", None)
+    if cached is None:
+        cached = list(match.seats.select_related("user__profile").order_by("number"))
+        match._seat_cache = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def seat_names(match: Match) -> dict[int, str]:
+    return {s.number: s.display_name for s in _seats(match)}
+
+
+def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
+    """The event as ``seat`` may see it; once the match is over players see every secret (R-68)."""
+    if finished and seat is not None and event.secret is not None:
+        return {"type": event.type, "data": event.data, "secret": event.secret}
+    return event.for_seat(seat)
+
+
+def render_param(key: str, value: Any, names: dict[int, str]) -> Any:
+    if key.endswith("seat") and isinstance(value, int):
+        return names.get(value, _("the server") if value == SYSTEM else str(value + 1))
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[dict[str, Any]]:
+    rules = rules_for(match)
+    names = seat_names(match)
+    finished = match.status == Match.Status.FINISHED
+    rows = list(MatchEvent.objects.filter(match=match).order_by("-seq")[: limit * 2])
+    lines: list[dict[str, Any]] = []
+    for row in reversed(rows):
+        for line in rules.log_lines(event_for(row.to_event(), seat, finished)):
+            params = {k: render_param(k, v, names) for k, v in line.params.items()}
+            try:
+                text = _(line.message) % params if params else _(line.message)
+            except (KeyError, ValueError, TypeError):
+                text = line.message
+            lines.append({"seq": row.seq, "text": text})
+    return lines[-limit:]
+
+
+def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
+    names = seat_names(match)
+    rows = list(ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")[:CHAT_LINES * 2])
+    out = []
+    for message in reversed(rows):
+        if not message.visible_to_seat(seat):
+            continue
+        out.append(
+            {
+                "author": names.get(message.seat, "?"),
+                "to": names.get(message.to_seat) if message.to_seat is not None else None,
+                "text": message.text,
+                "mine": message.seat == seat,
+                "at": message.created_at,
+            }
+        )
+    return out[-CHAT_LINES:]
+
+
+def match_context(match: Match, user: Any, *, error: str | None = None) -> dict[str, Any]:
+    viewer = viewer_for(match, user)
+    rules = rules_for(match)
+    names = seat_names(match)
+    seats = _seats(match)
+    context: dict[str, Any] = {
+        "match": match,
+        "rules": rules,
+        "seat": viewer.seat,
+        "is_member": viewer.is_member,
+        "is_host": user is not None and user.is_authenticated and match.host_id == user.pk,
+        "names": names,
+        "seats": seats,
+        "version": match.version,
+        "chat_version": match.chat_version,
+        "error": error,
+        "action_url": reverse("match_action", args=[match.pk]),
+        "board_template": f"games/{match.game}/board.html",
+        "game_name": rules.name,
+    }
+    if match.status in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED) and match.version > 0:
+        state = load_state(match)
+        seat = viewer.seat
+        playing = match.status == Match.Status.ACTIVE
+        context.update(
+            view=rules.view(state, seat),
+            legal=rules.legal_actions(state, seat) if playing and seat is not None else [],
+            actors=sorted(rules.actors(state)) if playing else [],
+            deadlines=[
+                {"seats": list(d.seats), "due": d.due, "kind": d.kind} for d in rules.deadlines(state)
+            ]
+            if playing
+            else [],
+            log=log_lines(match, seat),
+            chat=chat_lines(match, seat),
+            can_chat=seat is not None and playing and getattr(rules, "chat_allowed", lambda s, n: True)(state, seat),
+            standings=standings(match, names),
+        )
+    else:
+        context.update(view=None, legal=[], actors=[], deadlines=[], log=[], chat=chat_lines(match, viewer.seat),
+                       can_chat=False, standings=None)
+    context["waiting_on_me"] = viewer.seat is not None and any(
+        s.number == viewer.seat and s.waiting_since for s in seats
+    )
+    return context
+
+
+def standings(match: Match, names: dict[int, str]) -> list[dict[str, Any]] | None:
+    if not match.outcome:
+        return None
+    outcome = match.outcome
+    rows = [
+        {
+            "seat": seat,
+            "name": names.get(seat, str(seat + 1)),
+            "score": outcome["scores"][seat],
+            "rank": outcome["ranks"][seat],
+            "winner": seat in outcome["winners"],
+        }
+        for seat in range(len(outcome["scores"]))
+    ]
+    return sorted(rows, key=lambda r: (r["rank"], r["seat"]))

@@ -1,0 +1,425 @@
+"""The only code that writes matches, seats, events and chat (``do_*`` functions).
+
+Every change to a running match goes through :func:`do_submit_action`: one transaction that locks
+the match row, checks the version, decides with the engine, appends events with consecutive
+``seq``, and broadcasts/schedules follow-up work only once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from . import clock
+from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalAction, InvalidAction, replay, rng_for
+from .engines.registry import get_rules
+from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
+from .store import (
+    engine_options,
+    load_state,
+    remember,
+    rules_for,
+    snapshot_due,
+    to_datetime,
+)
+
+log = logging.getLogger(__name__)
+
+
+class ServiceError(Exception):
+    """A refused request: ``status`` is the HTTP status, ``message`` is shown to the user."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+class StaleVersion(ServiceError):
+    status = 409
+
+
+class NotAllowed(ServiceError):
+    status = 403
+
+
+@dataclass
+class SubmitResult:
+    version: int
+    events: list[Event] = field(default_factory=list)
+    duplicate: bool = False
+
+
+def group_name(match_id: int) -> str:
+    return f"match_{match_id}"
+
+
+# --- lobby -------------------------------------------------------------------------------------
+
+
+def do_create_match(user: Any, game: str, seat_count: int, options: dict[str, Any], time_limit: int) -> Match:
+    rules = get_rules(game)
+    if not rules.min_players <= seat_count <= rules.max_players:
+        raise ServiceError(
+            _("This game needs %(min)s to %(max)s players.") % {"min": rules.min_players, "max": rules.max_players}
+        )
+    if time_limit < 10:
+        raise ServiceError(_("The time limit must be at least 10 seconds."))
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, host=user, seat_count=seat_count, options=options, time_limit=time_limit
+        )
+        Seat.objects.create(match=match, number=0, user=user)
+    return match
+
+
+def _lobby_locked(match_id: int) -> Match:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.LOBBY:
+        raise ServiceError(_("This match has already started."), status=409)
+    return match
+
+
+def _free_number(match: Match) -> int:
+    taken = set(match.seats.values_list("number", flat=True))
+    for number in range(match.seat_count):
+        if number not in taken:
+            return number
+    raise ServiceError(_("This match is full."), status=409)
+
+
+def do_join_match(match_id: int, user: Any) -> Seat:
+    with transaction.atomic():
+        match = _lobby_locked(match_id)
+        existing = match.seats.filter(user=user).first()
+        if existing is not None:
+            return existing
+        try:
+            seat = Seat.objects.create(match=match, number=_free_number(match), user=user)
+        except IntegrityError as exc:  # pragma: no cover - guarded by the row lock
+            raise ServiceError(_("This match is full."), status=409) from exc
+    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    return seat
+
+
+def do_leave_match(match_id: int, user: Any) -> None:
+    with transaction.atomic():
+        match = _lobby_locked(match_id)
+        if match.host_id == user.pk:
+            match.status = Match.Status.ABORTED
+            match.save(update_fields=["status"])
+        match.seats.filter(user=user).delete()
+    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+
+
+def do_add_bot(match_id: int, user: Any) -> Seat:
+    with transaction.atomic():
+        match = _lobby_locked(match_id)
+        if match.host_id != user.pk:
+            raise NotAllowed(_("Only the host can fill seats with bots."))
+        seat = Seat.objects.create(match=match, number=_free_number(match), is_bot=True)
+    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    return seat
+
+
+def do_start_match(match_id: int, user: Any | None) -> Match:
+    """Seat the players in a random (seeded) order and submit the engine's start action."""
+    with transaction.atomic():
+        match = _lobby_locked(match_id)
+        if user is not None and match.host_id != user.pk:
+            raise NotAllowed(_("Only the host can start the match."))
+        seats = list(match.seats.order_by("number"))
+        if len(seats) != match.seat_count:
+            raise ServiceError(_("Every seat must be filled before the match can start."), status=409)
+        order = list(range(len(seats)))
+        random.Random(f"{match.seed}:seating").shuffle(order)
+        for seat in seats:  # two passes keep (match, number) unique at every step
+            seat.number += 100
+            seat.save(update_fields=["number"])
+        for seat, number in zip(seats, order, strict=True):
+            seat.number = number
+            seat.save(update_fields=["number"])
+        match.status = Match.Status.ACTIVE
+        match.started_at = timezone.now()
+        match.save(update_fields=["status", "started_at"])
+    do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
+    match.refresh_from_db()
+    return match
+
+
+# --- the write path ----------------------------------------------------------------------------
+
+
+def do_submit_action(
+    match_id: int,
+    seat: int,
+    payload: dict[str, Any],
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    now: float | None = None,
+) -> SubmitResult:
+    """Validate ``payload`` for ``seat`` with the engine and append the resulting events."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if idempotency_key:
+            receipt = ActionReceipt.objects.filter(match=match, key=idempotency_key).first()
+            if receipt is not None:
+                return SubmitResult(version=receipt.version, duplicate=True)
+        if match.status != Match.Status.ACTIVE:
+            raise ServiceError(_("This match is not in progress."), status=409)
+        if expected_version is not None and expected_version != match.version:
+            raise StaleVersion(_("The board changed before your action arrived; here is the current board."))
+        rules = rules_for(match)
+        state = load_state(match)
+        try:
+            action = rules.parse_action(payload)
+            if seat != SYSTEM and seat not in rules.actors(state):
+                raise IllegalAction(gettext_noop("It is not your turn to act."))
+            ctx = DecideContext(rng=rng_for(match.seed, match.version), now=now if now is not None else clock.now())
+            events = rules.decide(state, seat, action, ctx)
+        except InvalidAction as exc:
+            raise ServiceError(engine_message(exc), status=400) from exc
+        except EngineError as exc:
+            raise ServiceError(engine_message(exc), status=422) from exc
+        new_state = replay(rules, state, events)
+        old_version = match.version
+        _append_events(match, seat, events)
+        _after_state_change(match, rules, new_state, old_version)
+        if idempotency_key:
+            ActionReceipt.objects.create(match=match, seat=seat, key=idempotency_key, version=match.version)
+        remember(match.pk, match.version, new_state)
+    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    _schedule_followups_after_commit(match.pk, match.version)
+    return SubmitResult(version=match.version, events=events)
+
+
+def engine_message(exc: EngineError) -> str:
+    """Translate an engine error (English msgid with %(name)s params)."""
+    text = _(exc.message)
+    return text % exc.params if exc.params else text
+
+
+def _append_events(match: Match, actor: int, events: list[Event]) -> None:
+    MatchEvent.objects.bulk_create(
+        MatchEvent(
+            match=match,
+            seq=match.version + i,
+            actor=actor,
+            type=event.type,
+            data=event.data,
+            secret=event.secret,
+            visible_to=list(event.visible_to),
+        )
+        for i, event in enumerate(events, start=1)
+    )
+    match.version += len(events)
+
+
+def _after_state_change(match: Match, rules: Any, state: Any, old_version: int) -> None:
+    """Denormalised fields (status, deadline, who is waited on) and the snapshot."""
+    outcome = rules.outcome(state)
+    fields = ["version", "next_deadline"]
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        match.outcome = {
+            "scores": list(outcome.scores),
+            "ranks": list(outcome.ranks),
+            "winners": list(outcome.winners),
+            "reason": outcome.reason,
+        }
+        match.next_deadline = None
+        fields += ["status", "finished_at", "outcome"]
+    else:
+        deadlines = rules.deadlines(state)
+        match.next_deadline = to_datetime(min((d.due for d in deadlines), default=None))
+    if snapshot_due(old_version, match.version):
+        match.snapshot = rules.state_to_json(state)
+        match.snapshot_version = match.version
+        fields += ["snapshot", "snapshot_version"]
+    match.save(update_fields=fields)
+    _update_waiting(match, waiting_seats(rules, state) if outcome is None else set())
+
+
+def waiting_seats(rules: Any, state: Any) -> set[int]:
+    """Whom the game waits on: the seats of pending deadlines, else the actors."""
+    deadlines = rules.deadlines(state)
+    seats = {s for d in deadlines for s in d.seats} if deadlines else set(rules.actors(state))
+    seats.discard(SYSTEM)
+    return seats
+
+
+def _update_waiting(match: Match, waiting: set[int]) -> None:
+    now = clock.now_datetime()
+    Seat.objects.filter(match=match, waiting_since__isnull=True, number__in=waiting).update(waiting_since=now)
+    Seat.objects.filter(match=match, waiting_since__isnull=False).exclude(number__in=waiting).update(
+        waiting_since=None, reminded_at=None
+    )
+
+
+# --- after commit ------------------------------------------------------------------------------
+
+
+def _broadcast_after_commit(match_id: int, version: int, chat_version: int) -> None:
+    transaction.on_commit(lambda: broadcast(match_id, version, chat_version))
+
+
+def broadcast(match_id: int, version: int, chat_version: int) -> None:
+    """Tell every socket of the match that it changed; each renders its own seat's view."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            group_name(match_id), {"type": "match.changed", "version": version, "chat_version": chat_version}
+        )
+    except Exception:  # the log is committed; a client that missed this catches up on reconnect
+        log.exception("broadcast failed for match %s", match_id)
+
+
+def _schedule_followups_after_commit(match_id: int, version: int) -> None:
+    from .tasks import advance_match
+
+    transaction.on_commit(lambda: advance_match.delay(match_id, version))
+
+
+# --- automatic moves: SYSTEM steps, bots, due deadlines ------------------------------------------
+
+
+def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, dict[str, Any]] | None:
+    """The move the server makes on its own now, if any: a SYSTEM step, a bot's move or a time-out."""
+    if match.status != Match.Status.ACTIVE:
+        return None
+    rules = rules_for(match)
+    state = load_state(match)
+    actors = rules.actors(state)
+    if SYSTEM in actors:
+        return SYSTEM, rules.legal_actions(state, SYSTEM)[0]
+    bots = set(match.seats.filter(is_bot=True).values_list("number", flat=True))
+    for seat in sorted(bots & waiting_seats(rules, state) & set(actors)):
+        action = rules.bot_action(state, seat, random.Random(f"{match.seed}:bot:{match.version}:{seat}"))
+        if action is not None:
+            return seat, action
+    now = clock.now() if now is None else now
+    for deadline in sorted(rules.deadlines(state), key=lambda d: d.due):
+        if deadline.due <= now:
+            return SYSTEM, deadline.action
+    return None
+
+
+def do_advance(match_id: int, *, limit: int = 500) -> int:
+    """Make automatic moves until the game waits for a person; returns how many were made."""
+    made = 0
+    while made < limit:
+        match = Match.objects.get(pk=match_id)
+        move = next_automatic_move(match)
+        if move is None:
+            break
+        seat, payload = move
+        try:
+            do_submit_action(match_id, seat, payload, expected_version=match.version)
+        except StaleVersion:
+            continue  # somebody moved first; look again
+        except ServiceError as exc:
+            log.error("automatic move %s by seat %s refused in match %s: %s", payload, seat, match_id, exc.message)
+            break
+        made += 1
+    return made
+
+
+# --- chat --------------------------------------------------------------------------------------
+
+
+def do_post_chat(match_id: int, seat: int, text: str, to_seat: int | None = None) -> ChatMessage:
+    text = text.strip()
+    if not text:
+        raise ServiceError(_("Write a message first."))
+    if len(text) > 500:
+        raise ServiceError(_("A message can be at most 500 characters."))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status in (Match.Status.ACTIVE,):
+            rules = rules_for(match)
+            allowed = getattr(rules, "chat_allowed", None)
+            if allowed is not None and not allowed(load_state(match), seat):
+                raise ServiceError(_("You cannot chat right now."), status=422)
+        if to_seat is not None and (to_seat == seat or not 0 <= to_seat < match.seat_count):
+            raise ServiceError(_("Choose another player for a private message."))
+        message = ChatMessage.objects.create(match=match, seat=seat, to_seat=to_seat, text=text)
+        match.chat_version += 1
+        match.save(update_fields=["chat_version"])
+    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    return message
+
+
+def do_hide_chat(message_id: int) -> None:
+    with transaction.atomic():
+        message = ChatMessage.objects.select_related("match").get(pk=message_id)
+        message.hidden = True
+        message.save(update_fields=["hidden"])
+        match = Match.objects.select_for_update().get(pk=message.match_id)
+        match.chat_version += 1
+        match.save(update_fields=["chat_version"])
+    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+
+
+# --- leaving and moderation --------------------------------------------------------------------
+
+
+def do_resign(match_id: int, seat: int) -> SubmitResult:
+    with transaction.atomic():
+        Seat.objects.filter(match_id=match_id, number=seat).update(resigned=True)
+        return do_submit_action(match_id, SYSTEM, {"type": "resign", "seat": seat})
+
+
+def do_abort_match(match_id: int) -> None:
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+            return
+        match.status = Match.Status.ABORTED
+        match.next_deadline = None
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "next_deadline", "finished_at"])
+        Seat.objects.filter(match=match).update(waiting_since=None)
+    _broadcast_after_commit(match.pk, match.version + 1, match.chat_version)
+
+
+def do_force_timeout(match_id: int) -> SubmitResult | None:
+    """Apply the earliest pending deadline's default now (a moderator's action)."""
+    match = Match.objects.get(pk=match_id)
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError(_("This match is not in progress."), status=409)
+    rules = rules_for(match)
+    deadlines = sorted(rules.deadlines(load_state(match)), key=lambda d: d.due)
+    if not deadlines:
+        raise ServiceError(_("Nothing is waiting for a time-out."), status=409)
+    first = deadlines[0]
+    return do_submit_action(
+        match_id, SYSTEM, first.action, expected_version=match.version, now=max(clock.now(), first.due)
+    )
+
+
+def do_replace_with_bot(match_id: int, seat: int) -> None:
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        Seat.objects.filter(match=match, number=seat).update(is_bot=True, user=None)
+    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    _schedule_followups_after_commit(match.pk, match.version)
+
+
+def options_for_engine(match: Match) -> dict[str, Any]:
+    return engine_options(match)

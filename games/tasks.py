@@ -1,0 +1,102 @@
+"""Celery tasks. Each takes a match id (and the version it was queued for) and goes through services.
+
+A task that finds nothing to do (the version moved on, the deadline was met) does nothing, so
+duplicates and late deliveries are harmless. The beat sweeps make overdue work durable: a worker
+that was down catches up on its next sweep.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from celery import shared_task
+from django.conf import settings
+from django.core.mail import send_mail
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from . import clock
+from .models import Match, Seat
+
+log = logging.getLogger(__name__)
+
+_local = threading.local()
+
+
+@shared_task(ignore_result=True)
+def advance_match(match_id: int, version: int) -> int:
+    """Run SYSTEM steps, bot moves and due time-outs of a match, one submitted action each.
+
+    In eager mode this runs inside the commit of the action that queued it; the thread-local guard
+    turns that recursion into the loop of the outermost call.
+    """
+    from .services import do_advance
+
+    running: set[int] = getattr(_local, "running", set())
+    _local.running = running
+    if match_id in running:
+        return 0
+    running.add(match_id)
+    try:
+        if not Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists():
+            return 0
+        return do_advance(match_id)
+    finally:
+        running.discard(match_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Apply the default action of every overdue decision (run by beat every few seconds)."""
+    overdue = Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=clock.now_datetime())
+    count = 0
+    for match_id, version in overdue.values_list("pk", "version")[:500]:
+        advance_match.delay(match_id, version)
+        count += 1
+    return count
+
+
+@shared_task(ignore_result=True)
+def sweep_reminders() -> int:
+    """E-mail players whose turn has waited with no open socket; one e-mail per turn at most."""
+    cutoff = clock.now_datetime() - settings.REMINDER_AFTER
+    due = Seat.objects.filter(
+        match__status=Match.Status.ACTIVE,
+        is_bot=False,
+        user__isnull=False,
+        user__is_active=True,
+        user__profile__email_reminders=True,
+        waiting_since__lte=cutoff,
+        reminded_at__isnull=True,
+        open_sockets__lte=0,
+    ).select_related("match", "user", "user__profile")
+    sent = 0
+    for seat in due:
+        if seat.last_seen is not None and seat.last_seen > cutoff:
+            continue
+        # Claim the reminder first, so two sweeps never send it twice.
+        claimed = Seat.objects.filter(pk=seat.pk, reminded_at__isnull=True).update(reminded_at=clock.now_datetime())
+        if claimed:
+            send_turn_reminder(seat)
+            sent += 1
+    return sent
+
+
+def send_turn_reminder(seat: Seat) -> None:
+    user = seat.user
+    assert user is not None
+    language = getattr(getattr(user, "profile", None), "language", None) or settings.LANGUAGE_CODE
+    with translation.override(language):
+        link = settings.SITE_URL.rstrip("/") + reverse("match", args=[seat.match_id])
+        context = {"seat": seat, "match": seat.match, "link": link}
+        subject = _("Hideout: it is your turn in %(game)s #%(id)s") % {
+            "game": seat.match.game,
+            "id": seat.match_id,
+        }
+        body = render_to_string("games/email/turn_reminder.txt", context)
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
+
+

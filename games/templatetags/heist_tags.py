@@ -1,0 +1,56 @@
+"""Heist's words for templates, translated (the engine only knows ids)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+ROLE_NAMES = {
+    "INFORMANT": _("Informant"),
+    "THUG": _("Thug"),
+    "DRIVER": _("Driver"),
+    "GOON": _("Goon"),
+    "MASTERMIND": _("Mastermind"),
+}
+PHASE_NAMES = {
+    "setup": _("Setting up"),
+    "planning": _("Secret choice"),
+    "negotiation": _("Negotiation"),
+    "naming": _("The informant names a role"),
+    "over": _("Game over"),
+}
+STATUS_NAMES = {
+    "undecided": _("undecided"),
+    "withdrawn": _("withdrawn"),
+    "committed": _("committed"),
+    "open": _("open"),
+    "accepted": _("accepted"),
+    "declined": _("declined"),
+    "cancelled": _("cancelled"),
+    "failed": _("failed"),
+    "expired": _("expired"),
+}
+
+
+@register.filter
+def role_name(role: Any) -> Any:
+    return ROLE_NAMES.get(str(role), role)
+
+
+@register.filter
+def phase_name(phase: Any) -> Any:
+    return PHASE_NAMES.get(str(phase), phase)
+
+
+@register.filter
+def status_name(status: Any) -> Any:
+    return STATUS_NAMES.get(str(status), status)
+
+
+@register.filter
+def hands_of(hands: Any, seat: int) -> list[dict[str, Any]]:
+    return [h for h in hands or () if h.get("seat") == seat]

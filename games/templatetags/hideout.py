@@ -1,0 +1,101 @@
+"""Template helpers shared by every game's board template.
+
+``{% action_button payload label %}`` renders a one-button form that posts ``payload`` (a dict)
+as the seat's action. For a form with inputs, write the ``<form {% action_form_attrs %}>`` yourself,
+put ``{% action_fields payload %}`` inside it, and name your inputs after payload keys: their
+values are merged into the payload.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django import template
+from django.middleware.csrf import get_token
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def action_form_attrs(context: template.Context) -> SafeString:
+    return format_html(
+        'method="post" action="{0}" hx-post="{0}" hx-target="#board" hx-swap="outerHTML" '
+        'hx-disabled-elt="find button"',
+        context["action_url"],
+    )
+
+
+@register.simple_tag(takes_context=True)
+def action_fields(context: template.Context, payload: dict[str, Any] | str) -> SafeString:
+    """Hidden inputs for an action form; ``payload`` may be just the action type."""
+    if isinstance(payload, str):
+        payload = {"type": payload}
+    request = context.get("request")
+    # Pushed over the socket there is no request: HTMX then sends the token from <body hx-headers>.
+    csrf = (
+        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
+        if request is not None
+        else ""
+    )
+    return format_html(
+        '{}<input type="hidden" name="version" value="{}">'
+        '<input type="hidden" name="key" value="{}">'
+        '<input type="hidden" name="action" value="{}">',
+        csrf,
+        context.get("version", ""),
+        uuid.uuid4().hex,
+        json.dumps(payload, separators=(",", ":")),
+    )
+
+
+@register.inclusion_tag("games/_action_button.html", takes_context=True)
+def action_button(context: template.Context, payload: dict[str, Any], label: str, css: str = "") -> dict[str, Any]:
+    return {
+        "request": context.get("request"),
+        "action_url": context["action_url"],
+        "version": context.get("version"),
+        "payload": payload,
+        "label": label,
+        "css": css,
+    }
+
+
+@register.filter
+def get(mapping: Any, key: Any) -> Any:
+    """``{{ dict|get:key }}`` for dict lookups with a variable key (also list indexes)."""
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        try:
+            return mapping[str(key)]
+        except (KeyError, IndexError, TypeError):
+            return None
+
+
+@register.filter
+def plus_one(value: int) -> int:
+    return int(value) + 1
+
+
+@register.simple_tag(takes_context=True)
+def player_name(context: template.Context, seat: Any) -> str:
+    names = context.get("names") or {}
+    try:
+        return str(names.get(int(seat), seat))
+    except (TypeError, ValueError):
+        return str(seat)
+
+
+@register.filter
+def of_type(actions: Any, kind: str) -> list[dict[str, Any]]:
+    """The legal actions of one type: ``{% for a in legal|of_type:"withdraw" %}``."""
+    return [a for a in actions or () if a.get("type") == kind]
+
+
+@register.filter
+def has_type(actions: Any, kind: str) -> bool:
+    return any(a.get("type") == kind for a in actions or ())

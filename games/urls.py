@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("profile/", views.profile, name="profile"),
+    path("matches/new/", views.match_create, name="match_create"),
+    path("invite/<str:code>/", views.match_invite, name="match_invite"),
+    path("m/<int:match_id>/", views.match_page, name="match"),
+    path("m/<int:match_id>/join/", views.match_join, name="match_join"),
+    path("m/<int:match_id>/leave/", views.match_leave, name="match_leave"),
+    path("m/<int:match_id>/bot/", views.match_add_bot, name="match_add_bot"),
+    path("m/<int:match_id>/start/", views.match_start, name="match_start"),
+    path("m/<int:match_id>/action/", views.match_action, name="match_action"),
+    path("m/<int:match_id>/chat/", views.match_chat, name="match_chat"),
+    path("m/<int:match_id>/resign/", views.match_resign, name="match_resign"),
+]

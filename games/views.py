@@ -1,0 +1,249 @@
+"""Small function views: a full page, or a partial when the request comes from HTMX."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Case, IntegerField, Q, Value, When
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import services
+from .forms import CreateMatchForm, ProfileForm
+from .models import Match
+from .presenter import match_context, viewer_for
+
+MATCH_TEMPLATE = "games/match.html"
+
+
+def _user_matches(user: Any) -> list[Match]:
+    return list(
+        Match.objects.filter(seats__user=user)
+        .exclude(status=Match.Status.ABORTED)
+        .annotate(
+            my_turn=Case(
+                When(
+                    Q(seats__user=user, seats__waiting_since__isnull=False, status=Match.Status.ACTIVE),
+                    then=Value(0),
+                ),
+                default=Value(1),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("my_turn", "-created_at")
+        .distinct()[:50]
+    )
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {
+        "open_matches": Match.objects.filter(status=Match.Status.LOBBY)
+        .exclude(seats__user__pk=getattr(request.user, "pk", None))
+        .prefetch_related("seats")[:30],
+    }
+    if request.user.is_authenticated:
+        context["my_matches"] = _user_matches(request.user)
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_create(request: HttpRequest) -> HttpResponse:
+    form = CreateMatchForm(request.POST or None, initial={"game": request.GET.get("game", "heist")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.do_create_match(
+                request.user,
+                form.cleaned_data["game"],
+                form.cleaned_data["seats"],
+                form.engine_options(),
+                form.cleaned_data["time_limit"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Match created. Send the invite link to your friends."))
+            return redirect(match)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/create.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def match_invite(request: HttpRequest, code: str) -> HttpResponse:
+    match = get_object_or_404(Match, invite_code=code)
+    return redirect(match)
+
+
+def _lobby_action(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        if action == "join":
+            services.do_join_match(match.pk, request.user)
+        elif action == "leave":
+            services.do_leave_match(match.pk, request.user)
+            messages.info(request, _("You left the match."))
+            return redirect("lobby")
+        elif action == "bot":
+            services.do_add_bot(match.pk, request.user)
+        elif action == "start":
+            services.do_start_match(match.pk, request.user)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": match.get_absolute_url()})
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "join")
+
+
+@login_required
+@require_POST
+def match_leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "leave")
+
+
+@login_required
+@require_POST
+def match_add_bot(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "bot")
+
+
+@login_required
+@require_POST
+def match_start(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "start")
+
+
+@login_required
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    context = match_context(match, request.user)
+    partial = request.GET.get("partial")
+    if request.htmx and partial in ("board", "log", "chat", "live"):
+        return render(request, f"{MATCH_TEMPLATE}#{partial}", context)
+    return render(request, MATCH_TEMPLATE, context)
+
+
+def parse_payload(post: Any) -> dict[str, Any]:
+    """The action JSON plus the form's other fields (named after payload keys)."""
+    raw = post.get("action", "")
+    try:
+        payload = json.loads(raw) if raw else {}
+    except json.JSONDecodeError as exc:
+        raise services.ServiceError(_("That action could not be read.")) from exc
+    if not isinstance(payload, dict):
+        raise services.ServiceError(_("That action could not be read."))
+    for key in post:
+        if key in ("action", "version", "key", "csrfmiddlewaretoken"):
+            continue
+        values = post.getlist(key)
+        payload[key] = values if len(values) > 1 or key.endswith("[]") else values[0]
+    return {k.removesuffix("[]"): v for k, v in payload.items()}
+
+
+@login_required
+@require_POST
+def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    viewer = viewer_for(match, request.user)
+    status, error = 200, None
+    if viewer.seat is None:
+        status, error = 403, _("Only the players of this match can act in it.")
+    else:
+        try:
+            version_raw = request.POST.get("version", "")
+            expected = int(version_raw) if version_raw.strip() else None
+        except ValueError:
+            expected = None
+            status, error = 400, _("That action could not be read.")
+        if error is None:
+            try:
+                payload = parse_payload(request.POST)
+                services.do_submit_action(
+                    match.pk,
+                    viewer.seat,
+                    payload,
+                    expected_version=expected,
+                    idempotency_key=(request.POST.get("key") or None),
+                )
+            except services.ServiceError as exc:
+                status, error = exc.status, exc.message
+    match.refresh_from_db()
+    context = match_context(match, request.user, error=error)
+    if request.htmx:
+        return render(request, f"{MATCH_TEMPLATE}#board", context, status=status)
+    if error:
+        return render(request, MATCH_TEMPLATE, context, status=status)
+    return HttpResponseRedirect(match.get_absolute_url())
+
+
+@login_required
+@require_POST
+def match_chat(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    viewer = viewer_for(match, request.user)
+    status, error = 200, None
+    if viewer.seat is None:
+        status, error = 403, _("Only the players of this match can chat in it.")
+    else:
+        to_raw = request.POST.get("to", "")
+        try:
+            to_seat = int(to_raw) if to_raw.strip() else None
+            services.do_post_chat(match.pk, viewer.seat, request.POST.get("text", ""), to_seat)
+        except ValueError:
+            status, error = 400, _("Choose another player for a private message.")
+        except services.ServiceError as exc:
+            status, error = exc.status, exc.message
+    match.refresh_from_db()
+    context = match_context(match, request.user)
+    context["chat_error"] = error
+    if request.htmx:
+        return render(request, f"{MATCH_TEMPLATE}#chat", context, status=status)
+    if error:
+        messages.error(request, error)
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    viewer = viewer_for(match, request.user)
+    if viewer.seat is None or match.status != Match.Status.ACTIVE:
+        messages.error(request, _("You are not playing in this match."))
+    else:
+        try:
+            services.do_resign(match.pk, viewer.seat)
+            messages.info(request, _("You resigned. Your decisions now take their defaults."))
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": match.get_absolute_url()})
+    return redirect(match)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user.profile)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Profile saved."))
+        response = redirect("profile")
+        response.set_cookie("django_language", form.cleaned_data["language"])
+        return response
+    return render(request, "games/profile.html", {"form": form})
+
+

@@ -1,0 +1,56 @@
+"""Shared fixtures. Engine tests need no database; platform tests use pytest-django."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery(settings: Any, request: pytest.FixtureRequest) -> Any:
+    """Run Celery tasks in-process unless the test asks for a real worker."""
+    if request.node.get_closest_marker("worker"):
+        yield
+        return
+    from config.celery import app
+
+    old = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = old
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache() -> Any:
+    from games import store
+
+    store.forget_all()
+    yield
+    store.forget_all()
+
+
+@pytest.fixture
+def make_user(db: Any) -> Any:
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    def make(name: str | None = None, **extra: Any) -> Any:
+        name = name or f"player{next(_counter)}"
+        user = get_user_model().objects.create_user(
+            username=name, email=f"{name}@example.com", password="a-long-secret-9", **extra
+        )
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        user.profile.display_name = name.capitalize()
+        user.profile.save()
+        return user
+
+    return make

@@ -1,0 +1,40 @@
+"""Building matches for platform tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.engines.registry import get_rules
+from games.models import Match
+from games.store import load_state
+
+
+def started_match(
+    make_user: Any, game: str = "heist", players: int = 4, options: dict[str, Any] | None = None, time_limit: int = 60
+) -> tuple[Match, dict[int, Any]]:
+    """A started match of human players; returns it and {seat number: user}."""
+    users = [make_user() for _ in range(players)]
+    match = services.do_create_match(users[0], game, players, options or {}, time_limit)
+    for user in users[1:]:
+        services.do_join_match(match.pk, user)
+    services.do_start_match(match.pk, users[0])
+    match.refresh_from_db()
+    by_seat = {seat.number: seat.user for seat in match.seats.select_related("user")}
+    return match, by_seat
+
+
+def state_of(match: Match) -> Any:
+    match.refresh_from_db()
+    return load_state(match)
+
+
+def choose_all(match: Match, role: str = "THUG") -> None:
+    """Every seat submits its secret choice in planning (one role each)."""
+    rules = get_rules(match.game)
+    for seat in range(match.seat_count):
+        match.refresh_from_db()
+        legal = rules.legal_actions(load_state(match), seat)
+        action = next((a for a in legal if a["type"] == "choose" and a["roles"] == [role]), None)
+        action = action or next(a for a in legal if a["type"] == "choose")
+        services.do_submit_action(match.pk, seat, action)
