@@ -1,0 +1,210 @@
+"""Immutable state of a heist match and its JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from .constants import DECK_SIZE, DECK_SIZE_QUICK, TARGET, TARGET_QUICK
+
+# Phases
+SETUP = "setup"
+PLANNING = "planning"
+NEGOTIATION = "negotiation"
+HEIST = "heist"  # transient: resolution runs inside one decide
+NAMING = "naming"  # the resolution waits for the lone informant's owner
+OVER = "over"
+
+# Hand statuses (R-4)
+UNDECIDED = "undecided"
+WITHDRAWN = "withdrawn"
+COMMITTED = "committed"
+
+# Hand results during the heist
+SURVIVED = "survived"
+ELIMINATED = "eliminated"
+
+# Stake states (R-16)
+ON_TABLE = "table"
+RETURNED = "returned"
+FORFEITED = "forfeited"
+
+# Offer statuses (R-75)
+OPEN = "open"
+ACCEPTED = "accepted"
+DECLINED = "declined"
+CANCELLED = "cancelled"
+FAILED = "failed"
+EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One character placed in the current heist (R-1)."""
+
+    seat: int
+    slot: int
+    role: str
+    stake: int
+    own: int
+    loan: int
+    status: str = UNDECIDED
+    stake_state: str = ON_TABLE
+    named: bool = False
+    revealed: bool = False
+    result: str = ""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A binding money offer (R-24). ``clause`` is the payee's slot to withdraw, 0 for none."""
+
+    id: int
+    creator: int
+    payer: int
+    payee: int
+    amount: int
+    clause: int
+    created: float
+    expires: float
+    status: str = OPEN
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Look:
+    """A threat-card look (R-48): only ``seat`` may ever see ``role`` during the match."""
+
+    heist: int
+    seat: int
+    target: int
+    slot: int
+    role: str
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    no_repeat: bool = False
+    quick: bool = False
+    time_limit: int = 60
+    phase: str = SETUP
+    heist: int = 0
+    deck: tuple[str, ...] = ()  # secret: remaining loot deck, top first
+    removed: tuple[str, ...] = ()  # secret: loot cards out of the game
+    loot: str = ""  # current loot card id ("" between heists)
+    balances: tuple[int, ...] = ()
+    threats: tuple[int, ...] = ()
+    supply: int = 8
+    boss: int = 0
+    resigned: tuple[bool, ...] = ()
+    choices: tuple[tuple[str, ...], ...] = ()  # secret: roles per seat, () = not chosen yet
+    timed_out: tuple[bool, ...] = ()  # secret-ish: whose choice was a time-out pick
+    previous: tuple[tuple[str, ...], ...] = ()  # public (V-NO-REPEAT): last heist's roles
+    hands: tuple[Hand, ...] = ()
+    pool: tuple[str, ...] = ()  # face-up role cards, in reveal order
+    set_aside: str = ""  # secret
+    planning_at: float = 0.0
+    negotiation_at: float = 0.0
+    roll_call: bool = False
+    prompts: tuple[tuple[int, float], ...] = ()  # (seat, due)
+    call_due: float | None = None
+    offers: tuple[Offer, ...] = ()
+    next_offer: int = 1
+    looks: tuple[Look, ...] = ()
+    informant: tuple[int, int] | None = None  # the lone informant (seat, slot)
+    named_role: str | None = None
+    naming_due: float | None = None
+    report: tuple[dict[str, Any], ...] = ()  # public events of the latest heist resolution
+    report_heist: int = 0
+    end_reason: str = ""
+    winners: tuple[int, ...] = field(default=())
+
+    # -- derived helpers -------------------------------------------------------------------
+
+    @property
+    def target(self) -> int:
+        return TARGET_QUICK if self.quick else TARGET
+
+    @property
+    def deck_size(self) -> int:
+        return DECK_SIZE_QUICK if self.quick else DECK_SIZE
+
+    def hands_of(self, seat: int) -> tuple[Hand, ...]:
+        return tuple(h for h in self.hands if h.seat == seat)
+
+    def hand(self, seat: int, slot: int) -> Hand | None:
+        for h in self.hands:
+            if h.seat == seat and h.slot == slot:
+                return h
+        return None
+
+    def undecided(self, seat: int) -> tuple[Hand, ...]:
+        return tuple(h for h in self.hands if h.seat == seat and h.status == UNDECIDED)
+
+    def fully_withdrawn(self, seat: int) -> bool:
+        """R-5: every hand of the seat in the current heist is withdrawn."""
+        mine = self.hands_of(seat)
+        return bool(mine) and all(h.status == WITHDRAWN for h in mine)
+
+    def offer(self, offer_id: int) -> Offer | None:
+        for o in self.offers:
+            if o.id == offer_id:
+                return o
+        return None
+
+    def replace_hand(self, new: Hand) -> State:
+        return replace(
+            self,
+            hands=tuple(new if (h.seat, h.slot) == (new.seat, new.slot) else h for h in self.hands),
+        )
+
+    def replace_offer(self, new: Offer) -> State:
+        return replace(self, offers=tuple(new if o.id == new.id else o for o in self.offers))
+
+
+def _tuple_of(kind: type, items: list[Any]) -> tuple[Any, ...]:
+    return tuple(kind(**item) for item in items)
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(state):
+        value = getattr(state, f.name)
+        if f.name in ("hands", "offers", "looks"):
+            out[f.name] = [{g.name: getattr(item, g.name) for g in fields(item)} for item in value]
+        elif f.name in ("choices", "previous", "prompts"):
+            out[f.name] = [list(v) for v in value]
+        elif f.name == "report":
+            out[f.name] = [dict(v) for v in value]
+        elif isinstance(value, tuple):
+            out[f.name] = list(value)
+        else:
+            out[f.name] = value
+    return out
+
+
+def state_from_json(data: dict[str, Any]) -> State:
+    kwargs: dict[str, Any] = {}
+    for f in fields(State):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if f.name == "hands":
+            value = _tuple_of(Hand, value)
+        elif f.name == "offers":
+            value = _tuple_of(Offer, value)
+        elif f.name == "looks":
+            value = _tuple_of(Look, value)
+        elif f.name in ("choices", "previous"):
+            value = tuple(tuple(v) for v in value)
+        elif f.name == "prompts":
+            value = tuple((int(s), d) for s, d in value)
+        elif f.name == "report":
+            value = tuple(dict(v) for v in value)
+        elif f.name == "informant":
+            value = None if value is None else (int(value[0]), int(value[1]))
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[f.name] = value
+    return State(**kwargs)
