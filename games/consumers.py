@@ -8,6 +8,7 @@ service as the HTTP form. Moves do not come over the socket: they are HTMX POSTs
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -37,13 +38,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seat = seat  # type: ignore[assignment]
-        self.sent_version = -1
-        self.sent_chat = -1
+        # A reconnecting client says which versions it already shows (?v=&c=); it gets only news.
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        self.sent_version = _int((query.get("v") or [None])[0], -1)
+        self.sent_chat = _int((query.get("c") or [None])[0], -1)
         self.group = services.group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._presence(+1)
-        await self.push()
+        await self.push(only_if_newer=True)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

@@ -28,7 +28,10 @@ class CreateMatchForm(forms.Form):
                     self.fields[name] = forms.BooleanField(label=_(option.label), required=False)
                 else:
                     self.fields[name] = forms.ChoiceField(
-                        label=_(option.label), choices=[(v, _(t)) for v, t in option.choices], initial=option.default
+                        label=_(option.label),
+                        choices=[(v, _(t)) for v, t in option.choices],
+                        initial=option.default,
+                        required=False,
                     )
                 self.fields[name].widget.attrs["data-game"] = slug
 

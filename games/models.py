@@ -91,6 +91,7 @@ class Seat(models.Model):
     is_bot = models.BooleanField(_("bot"), default=False)
     resigned = models.BooleanField(_("resigned"), default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
+    waiting_key = models.CharField(max_length=80, blank=True, default="", editable=False)
     waiting_since = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
     open_sockets = models.IntegerField(default=0)

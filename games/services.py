@@ -251,23 +251,35 @@ def _after_state_change(match: Match, rules: Any, state: Any, old_version: int) 
         match.snapshot_version = match.version
         fields += ["snapshot", "snapshot_version"]
     match.save(update_fields=fields)
-    _update_waiting(match, waiting_seats(rules, state) if outcome is None else set())
+    _update_waiting(match, waiting_keys(rules, state) if outcome is None else {})
 
 
 def waiting_seats(rules: Any, state: Any) -> set[int]:
     """Whom the game waits on: the seats of pending deadlines, else the actors."""
-    deadlines = rules.deadlines(state)
-    seats = {s for d in deadlines for s in d.seats} if deadlines else set(rules.actors(state))
-    seats.discard(SYSTEM)
-    return seats
+    return set(waiting_keys(rules, state))
 
 
-def _update_waiting(match: Match, waiting: set[int]) -> None:
+def waiting_keys(rules: Any, state: Any) -> dict[int, str]:
+    """For each seat the game waits on, a key naming the decision (a new key is a new turn)."""
+    keys: dict[int, str] = {}
+    for deadline in sorted(rules.deadlines(state), key=lambda d: d.due):
+        for seat in deadline.seats:
+            keys.setdefault(seat, f"{deadline.kind}:{deadline.due}")
+    if not keys:
+        keys = {seat: "act" for seat in rules.actors(state)}
+    keys.pop(SYSTEM, None)
+    return keys
+
+
+def _update_waiting(match: Match, keys: dict[int, str]) -> None:
     now = clock.now_datetime()
-    Seat.objects.filter(match=match, waiting_since__isnull=True, number__in=waiting).update(waiting_since=now)
-    Seat.objects.filter(match=match, waiting_since__isnull=False).exclude(number__in=waiting).update(
-        waiting_since=None, reminded_at=None
-    )
+    for seat in Seat.objects.filter(match=match).only("number", "waiting_key"):
+        key = keys.get(seat.number, "")
+        if key != seat.waiting_key:
+            seat.waiting_key = key
+            seat.waiting_since = now if key else None
+            seat.reminded_at = None
+            seat.save(update_fields=["waiting_key", "waiting_since", "reminded_at"])
 
 
 # --- after commit ------------------------------------------------------------------------------
@@ -394,7 +406,7 @@ def do_abort_match(match_id: int) -> None:
         match.next_deadline = None
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "next_deadline", "finished_at"])
-        Seat.objects.filter(match=match).update(waiting_since=None)
+        Seat.objects.filter(match=match).update(waiting_since=None, waiting_key="")
     _broadcast_after_commit(match.pk, match.version + 1, match.chat_version)
 
 

@@ -38,12 +38,12 @@
 
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + root.dataset.ws);
+    readVersions();
+    // The server pushes at once whatever is newer than what this page shows.
+    socket = new WebSocket(scheme + location.host + root.dataset.ws + "?v=" + versions.board + "&c=" + versions.chat);
     socket.onopen = function () {
       retry = 0;
       status("");
-      readVersions();
-      socket.send(JSON.stringify({ type: "sync", version: versions.board, chat_version: versions.chat }));
     };
     socket.onmessage = function (message) {
       var data = JSON.parse(message.data);

@@ -1,0 +1,278 @@
+"""Concrete legal actions (R-93) and the R-95 time-out defaults."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..base import SYSTEM
+from .actions import END_STEP_TYPES
+from .board import DIRS8, START_CELLS, adjacent, on_bridge
+from .rounds import current_placer, legal_cells
+from .sim import Sim
+from .state import CHARACTERS, Game
+
+
+def actor(g: Game) -> int | None:
+    """The one seat (or SYSTEM) whose decision is pending, None when over."""
+    if g.phase in ("setup", "round_end"):
+        return SYSTEM
+    if g.phase == "choose_car":
+        return g.choose_idx
+    if g.phase == "adventure":
+        return current_placer(g)
+    if g.phase == "turn" and g.turn is not None:
+        return g.prompt.seat if g.prompt is not None else g.turn.seat
+    return None
+
+
+def unused(g: Game) -> list[int]:
+    assert g.turn is not None
+    return [i for i, d in enumerate(g.turn.dice) if d.state == "" and d.face != "DAMAGE"]
+
+
+def _placeable(g: Game) -> list[tuple[int, int]]:
+    sim = Sim(g)
+    return [(lane, row) for row in range(3, 33) for lane in range(5) if sim.placeable((lane, row))]
+
+
+def resolve_options(g: Game) -> list[dict[str, Any]]:
+    """A manageable set of RESOLVE_DICE payloads: repair all useful / none, every reachable
+    speed using the fewest adjustments."""
+    t = g.turn
+    assert t is not None
+    car = g.cars[t.seat]
+    dice = t.dice
+    rep = [i for i, d in enumerate(dice) if d.face == "REPAIR"]
+    dmg = sum(2 if d.double else 1 for d in dice if d.face == "DAMAGE")
+    units = []
+    for i in rep:
+        units += [i] * (2 if dice[i].double else 1)
+    remaining = units[min(len(units), dmg):]
+    dur_after = max(0, car.dur - max(0, dmg - len(units)))
+    spin = car.dur > 0 and dur_after == 0
+    reversed_now = (car.facing != (-1 if car.leg == "RET" else 1)) != spin
+    repair_sets: list[list[int]] = [[]]
+    room = car.maxdur - dur_after
+    chosen: list[int] = []
+    used = 0
+    for i in dict.fromkeys(remaining):
+        n = remaining.count(i)
+        if used + n <= room:
+            chosen.append(i)
+            used += n
+    if chosen:
+        repair_sets.append(chosen)
+    adj_units: list[tuple[int, int]] = []
+    for i, d in enumerate(dice):
+        if d.face == "POINTER" and d.state == "":
+            adj_units.append((i, 2 if d.double else 1))
+    for k in range(t.adjust):
+        adj_units.append((5 + k, 1))
+    base = 0 if spin else car.speed
+    options = []
+    seen = set()
+    for sign in (1, -1):
+        for n in range(0, len(adj_units) + 1):
+            picks = adj_units[:n]
+            speed = base + sign * 10 * sum(u for _i, u in picks)
+            if not 0 <= speed <= 50 or (reversed_now and speed > 0) or speed in seen:
+                continue
+            seen.add(speed)
+            options.append([[i, sign * 10] for i, _u in picks])
+    out = []
+    for r in repair_sets:
+        for adj in options:
+            out.append({"type": "RESOLVE_DICE", "repair": r, "adjust": adj})
+    return out
+
+
+def legal(g: Game, seat: int, limit_cells: bool = True) -> list[dict[str, Any]]:
+    a = actor(g)
+    if a is None or a != seat:
+        return []
+    if seat == SYSTEM:
+        if g.phase == "setup":
+            return [{"type": "start"}]
+        return [{"type": END_STEP_TYPES[g.end_steps[0]]}]
+    if g.phase == "choose_car":
+        chars = [c for c in CHARACTERS if all(x.char != c for x in g.cars)]
+        starts = [s for s in START_CELLS if all(x.start != s for x in g.cars)]
+        return [{"type": "CHOOSE_CAR", "character": c, "start": s} for c in chars for s in starts]
+    if g.phase == "adventure":
+        out = []
+        for tile in sorted(g.face_up):
+            for cell in legal_cells(g, tile):
+                out.append({"type": "PLACE_ADVENTURE", "tile": tile, "cell": list(cell)})
+        return out
+    if g.prompt is not None:
+        return [{"type": "CHOOSE", "option": i} for i in range(len(g.prompt.options))]
+    t = g.turn
+    assert t is not None
+    car = g.cars[seat]
+    sim = Sim(g)
+    out: list[dict[str, Any]] = []
+    on = car.status == "board"
+    if t.stage == "pre":
+        out.append({"type": "ROLL"})
+        if t.ramp_ok and car.ramp == "held":
+            cells = _placeable(g)
+            if limit_cells:
+                cells = [c for c in cells if 0 < c[1] - car.row <= 6]
+            for cell in cells:
+                out.append({"type": "PLACE_RAMP", "cell": list(cell), "dir": 1})
+    elif t.stage == "roll":
+        out.append({"type": "FINALIZE_DICE"})
+        if t.rerolls < t.max_rerolls:
+            free = t.b17 and t.rerolls >= 2
+            kept = [i for i, d in enumerate(t.dice) if d.kept and not free]
+            keep_good = sorted(
+                set(kept) | {i for i, d in enumerate(t.dice) if d.face in ("POINTER", "REPAIR")}
+            )
+            for keep in (kept, keep_good):
+                if len(keep) < 5:
+                    out.append({"type": "REROLL", "keep": keep})
+    elif t.stage == "mod":
+        out.extend(resolve_options(g))
+    elif t.stage == "move" and on:
+        pool = sim.pool()
+        for name, dl in (("STRAIGHT", 0), ("LANE-", -1), ("LANE+", 1)):
+            if 0 <= car.lane + dl < 5 and (dl == 0 or pool >= 2):
+                out.append({"type": "STEP", "dir": name})
+    if t.stage == "after":
+        sell = unused(g)
+        out.append({"type": "END_TURN", "sell": sell})
+        if sell:
+            out.append({"type": "END_TURN", "sell": []})
+        if on and car.facing == sim.normal_facing(seat) and sim.pool() >= 3:
+            out.append({"type": "HANDBRAKE"})
+        for tile in car.tiles:
+            if tile in ("B27", "B28"):
+                for cell in _near_cells(g, car.cell, limit_cells):
+                    out.append({"type": "PLACE_MINE", "tile": tile, "cell": list(cell)})
+                break
+    if t.stage in ("move", "after") and on:
+        dirs = list(DIRS8) if car.char == "C5" else [(0, car.facing)]
+        for i, d in enumerate(t.dice):
+            if d.face == "SHOOT" and d.state == "":
+                for u in dirs:
+                    out.append({"type": "SHOOT", "die": i, "dir": list(u)})
+    if not t.bought and g.mode != "first_game":
+        for slot, tile in enumerate(g.shop):
+            if tile:
+                out.append({"type": "BUY", "slot": slot})
+    if on and car.speed == 0 and not t.repaired and car.dur < car.maxdur:
+        out.append({"type": "PAY_REPAIR"})
+    out.extend(tile_actions(g, seat, limit_cells))
+    return out
+
+
+def _near_cells(g: Game, cell: tuple[int, int], limit: bool) -> list[tuple[int, int]]:
+    cells = _placeable(g)
+    if limit:
+        cells = [c for c in cells if abs(c[1] - cell[1]) <= 3][:8]
+    return cells
+
+
+def tile_actions(g: Game, seat: int, limit: bool) -> list[dict[str, Any]]:
+    t = g.turn
+    assert t is not None
+    car = g.cars[seat]
+    on = car.status == "board"
+    st = t.stage
+    after_final = st in ("mod", "move", "after")
+    out: list[dict[str, Any]] = []
+    for tile in dict.fromkeys(car.tiles):
+        u: dict[str, Any] = {"type": "USE_TILE", "tile": tile}
+        if tile == "B03" and after_final and not t.b03:
+            for c in g.cars:
+                if c.seat != seat and c.status == "board":
+                    out.append({**u, "target": c.seat})
+        elif tile == "B04" and st == "mod" and not t.b04:
+            for i, d in enumerate(t.dice):
+                if d.face not in ("DAMAGE", "SHOOT"):
+                    out.append({**u, "die": i})
+        elif tile == "B05" and car.dur < car.maxdur:
+            out.append(u)
+        elif tile == "B17":
+            if st == "roll" and t.rerolls == 2 and not t.b17:
+                out.append(u)
+        elif tile in ("B06", "B07", "B08", "B09", "B10", "B11", "B12", "B13", "B14", "B15",
+                      "B16", "B21", "B26"):
+            out.append(u)
+        elif tile == "B18" and after_final and on:
+            dirs = list(DIRS8) if car.char == "C5" else [(0, car.facing)]
+            for d in dirs:
+                out.append({**u, "dir": list(d)})
+        elif tile == "B19" and st in ("move", "after") and on:
+            for i, d in enumerate(t.dice):
+                if d.face == "SHOOT" and d.state == "":
+                    out.append({**u, "die": i})
+                    break
+        elif tile == "B20" and after_final and on:
+            out.append(u)
+        elif tile in ("B22", "B23") and st == "mod":
+            for i, d in enumerate(t.dice):
+                if tile == "B22":
+                    out.append({**u, "die": i})
+                else:
+                    for f in ("POINTER", "STEER", "SHOOT", "REPAIR"):
+                        if d.face != f:
+                            out.append({**u, "die": i, "face": f})
+        elif tile == "B24" and after_final:
+            sim = Sim(g)
+            for src, o in g.objects.items():
+                if o.kind != "roadblock":
+                    continue
+                for dst in adjacent(src):
+                    od = g.objects.get(dst)
+                    if (dst[1] > 2 and sim.car_at(dst) is None
+                            and ((od is None and sim.placeable(dst))
+                                 or (od is not None and od.kind == "roadblock"))):
+                        out.append({**u, "moves": [[list(src), list(dst)]]})
+                        if limit:
+                            break
+        elif tile == "B25" and after_final and on:
+            sim = Sim(g)
+            for cell in adjacent(car.cell):
+                if sim.placeable(cell) and not any(
+                    (o := g.objects.get(a)) is not None and (o.kind == "container" or o.fortified)
+                    for a in adjacent(cell)
+                ):
+                    out.append({**u, "cells": [list(cell)]})
+        elif tile in ("B29", "B30") and after_final:
+            for cell in _near_cells(g, car.cell, limit):
+                if on_bridge(cell):
+                    out.append({**u, "cell": list(cell)})
+    return out
+
+
+def default_action(g: Game, rng: random.Random) -> dict[str, Any]:
+    """R-95 default for the pending decision."""
+    if g.phase == "choose_car":
+        char = next(c for c in CHARACTERS if all(x.char != c for x in g.cars))
+        start = next(s for s in START_CELLS if all(x.start != s for x in g.cars))
+        return {"type": "CHOOSE_CAR", "character": char, "start": start}
+    if g.phase == "adventure":
+        for tile in sorted(g.face_up):
+            cells = legal_cells(g, tile)
+            if cells:
+                return {"type": "PLACE_ADVENTURE", "tile": tile, "cell": list(rng.choice(cells))}
+    if g.prompt is not None:
+        opts = g.prompt.options
+        best = min(range(len(opts)), key=lambda i: (opts[i][0], i))
+        return {"type": "CHOOSE", "option": best}
+    t = g.turn
+    assert t is not None
+    if t.stage == "pre":
+        return {"type": "ROLL"}
+    if t.stage == "roll":
+        return {"type": "FINALIZE_DICE"}
+    if t.stage == "mod":
+        opts = resolve_options(g)
+        with_repair = [o for o in opts if o["repair"] and not o["adjust"]]
+        return with_repair[0] if with_repair else {"type": "RESOLVE_DICE", "repair": [],
+                                                    "adjust": []}
+    if t.stage == "move":
+        return {"type": "STEP", "dir": "STRAIGHT"}
+    return {"type": "END_TURN", "sell": unused(g)}

@@ -1,0 +1,108 @@
+"""Moderators in the Django admin: the group, read-only log, actions that leave events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import ChatMessage, Match, MatchEvent, Seat
+
+from .helpers import started_match
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@pytest.fixture
+def moderator(make_user: Any) -> Client:
+    user = make_user("moderator", is_staff=True)
+    user.groups.add(Group.objects.get(name="moderators"))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def admin_action(client: Client, model: str, action: str, ids: list[int]) -> Any:
+    return client.post(
+        reverse(f"admin:games_{model}_changelist"),
+        {"action": action, "_selected_action": [str(i) for i in ids]},
+        follow=True,
+    )
+
+
+def test_moderators_group_exists_with_its_permissions() -> None:
+    group = Group.objects.get(name="moderators")
+    codenames = set(group.permissions.values_list("codename", flat=True))
+    assert {"change_match", "view_matchevent", "change_chatmessage", "change_user"} <= codenames
+    assert "delete_matchevent" not in codenames and "change_matchevent" not in codenames
+
+
+def test_match_list_filters_and_read_only_event_log(moderator: Client, make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    listing = moderator.get(reverse("admin:games_match_changelist") + "?game=heist&status=active")
+    assert listing.status_code == 200 and f">{match.pk}<" in listing.content.decode()
+    detail = moderator.get(reverse("admin:games_match_change", args=[match.pk]))
+    assert detail.status_code == 200 and "game_started" in detail.content.decode()
+    event = MatchEvent.objects.filter(match=match).first()
+    response = moderator.post(reverse("admin:games_matchevent_change", args=[event.pk]), {"type": "forged"})
+    assert response.status_code == 403
+    assert MatchEvent.objects.get(pk=event.pk).type == "game_started"
+
+
+def test_abort_action(moderator: Client, make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    admin_action(moderator, "match", "abort_matches", [match.pk])
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
+
+
+def test_force_timeout_goes_through_the_services_and_leaves_events(moderator: Client, make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    before = match.version
+    admin_action(moderator, "match", "force_timeouts", [match.pk])
+    match.refresh_from_db()
+    assert match.version > before
+    assert MatchEvent.objects.filter(match=match, type="choice_timed_out").count() == 4
+
+
+def test_replace_with_bot(moderator: Client, make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    seat = Seat.objects.get(match=match, number=2)
+    admin_action(moderator, "seat", "replace_with_bot", [seat.pk])
+    seat.refresh_from_db()
+    assert seat.is_bot and seat.user is None
+    # The bot acted at once: seat 2's secret choice is in the log.
+    assert MatchEvent.objects.filter(match=match, type="role_chosen", data__seat=2).exists()
+
+
+def test_hide_chat_message(moderator: Client, make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    message = services.do_post_chat(match.pk, 0, "rude words")
+    admin_action(moderator, "chatmessage", "hide_messages", [message.pk])
+    assert ChatMessage.objects.get(pk=message.pk).hidden
+    client = Client()
+    client.force_login(by_seat[1])
+    assert "rude words" not in client.get(match.get_absolute_url()).content.decode()
+
+
+def test_deactivate_user(moderator: Client, make_user: Any) -> None:
+    user = make_user()
+    response = moderator.post(
+        reverse("admin:auth_user_changelist"),
+        {"action": "deactivate_users", "_selected_action": [str(user.pk)]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert not user.is_active
+
+
+def test_non_staff_cannot_open_the_admin(make_user: Any) -> None:
+    client = Client()
+    client.force_login(make_user())
+    response = client.get(reverse("admin:games_match_changelist"))
+    assert response.status_code == 302

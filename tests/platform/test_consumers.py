@@ -1,0 +1,136 @@
+"""The WebSocket consumer: authentication, per-seat pushes, secrets, chat, catch-up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import services
+from games.routing import websocket_urlpatterns
+
+from .helpers import started_match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def as_user(user: Any) -> Any:
+    router = URLRouter(websocket_urlpatterns)
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        return await router({**scope, "user": user}, receive, send)
+
+    return app
+
+
+async def connect(user: Any, match_id: int) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
+    connected, _ = await communicator.connect()
+    assert connected
+    first = await communicator.receive_json_from(timeout=5)
+    assert first["type"] == "update"
+    return communicator
+
+
+async def next_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
+    while True:
+        message = await communicator.receive_json_from(timeout=5)
+        if message["type"] == "update":
+            return message
+
+
+async def test_anonymous_socket_is_refused(make_user: Any) -> None:
+    match, _ = await sync_to_async(started_match)(make_user)
+    communicator = WebsocketCommunicator(as_user(AnonymousUser()), f"/ws/match/{match.pk}/")
+    connected, code = await communicator.connect()
+    assert not connected and code == 4401
+
+
+async def test_unknown_match_is_refused(make_user: Any) -> None:
+    user = await sync_to_async(make_user)()
+    communicator = WebsocketCommunicator(as_user(user), "/ws/match/999999/")
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
+
+
+async def test_moves_reach_other_players_with_their_own_view(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    sockets = {seat: await connect(user, match.pk) for seat, user in by_seat.items()}
+    result = await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    for seat, communicator in sockets.items():
+        update = await next_update(communicator)
+        assert update["version"] == result.version
+        if seat == 0:
+            assert "You chose Goon" in update["html"]
+        else:
+            assert "Goon" not in update["html"].split('id="log"')[1].split("</section>")[0]
+            assert "You chose" not in update["html"]
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_spectator_reads_but_sees_no_secret(make_user: Any) -> None:
+    match, _ = await sync_to_async(started_match)(make_user)
+    spectator = await connect(await sync_to_async(make_user)(), match.pk)
+    await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "choose", "roles": ["DRIVER"]})
+    update = await next_update(spectator)
+    assert "has chosen" in update["html"]
+    assert "You chose" not in update["html"] and "Your role" not in update["html"]
+    await spectator.send_json_to({"type": "chat", "text": "hi"})
+    error = await spectator.receive_json_from(timeout=5)
+    assert error["type"] == "error"
+    await spectator.disconnect()
+
+
+async def test_rejected_action_reaches_no_socket(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    other = await connect(by_seat[1], match.pk)
+    with pytest.raises(services.ServiceError):
+        await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "commit"})
+    assert await other.receive_nothing(timeout=0.3)
+    await other.disconnect()
+
+
+async def test_chat_goes_through_the_socket_and_private_stays_private(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    sockets = {seat: await connect(user, match.pk) for seat, user in by_seat.items()}
+    await sockets[0].send_json_to({"type": "chat", "text": "whisper-to-one", "to": 1})
+    one = await next_update(sockets[1])
+    two = await next_update(sockets[2])
+    assert "whisper-to-one" in one["html"]
+    assert "whisper-to-one" not in two["html"]
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_reconnecting_client_catches_up_from_its_version(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    old_version, chat_version = match.version, match.chat_version
+    current = WebsocketCommunicator(as_user(by_seat[1]), f"/ws/match/{match.pk}/?v={old_version}&c={chat_version}")
+    assert (await current.connect())[0]
+    assert await current.receive_nothing(timeout=0.3)  # up to date: nothing to send
+    await current.disconnect()
+    result = await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["THUG"]})
+    behind = WebsocketCommunicator(as_user(by_seat[1]), f"/ws/match/{match.pk}/?v={old_version}&c={chat_version}")
+    assert (await behind.connect())[0]
+    update = await behind.receive_json_from(timeout=5)
+    assert update["version"] == result.version
+    await behind.send_json_to({"type": "sync", "version": old_version, "chat_version": chat_version})
+    assert (await behind.receive_json_from(timeout=5))["version"] == result.version
+    await behind.disconnect()
+
+
+async def test_presence_is_tracked_for_reminders(make_user: Any) -> None:
+    from games.models import Seat
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    communicator = await connect(by_seat[2], match.pk)
+    seat = await sync_to_async(Seat.objects.get)(match=match, number=2)
+    assert seat.open_sockets == 1
+    await communicator.disconnect()
+    seat = await sync_to_async(Seat.objects.get)(match=match, number=2)
+    assert seat.open_sockets == 0 and seat.last_seen is not None

@@ -1,0 +1,238 @@
+"""Views: status codes and messages for bad input, lobby, pages and partials."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Match, MatchEvent
+
+from .helpers import choose_all, started_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def post_action(client: Client, match: Match, payload: dict[str, Any], version: int | None = None, **extra: Any) -> Any:
+    data = {"action": json.dumps(payload), "version": "" if version is None else str(version), **extra}
+    return client.post(reverse("match_action", args=[match.pk]), data, HTTP_HX_REQUEST="true")
+
+
+def test_anonymous_users_are_sent_to_log_in(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    for url in (reverse("match", args=[match.pk]), reverse("match_create"), reverse("profile")):
+        response = Client().get(url)
+        assert response.status_code == 302
+        assert reverse("account_login") in response["Location"]
+    response = Client().post(reverse("match_action", args=[match.pk]), {"action": "{}"})
+    assert response.status_code == 302
+
+
+def test_lobby_lists_my_matches_with_my_turn_first(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    me = by_seat[0]
+    waiting = services.do_create_match(me, "heist", 4, {}, 60)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["THUG"]})  # not my turn any more
+    other, other_seats = started_match(make_user)
+    del other_seats
+    page = client_for(me).get(reverse("lobby")).content.decode()
+    assert f"#{match.pk}" in page and f"#{waiting.pk}" in page
+    assert "Open matches" in page
+
+
+def test_create_match_validates_and_redirects(make_user: Any) -> None:
+    client = client_for(make_user())
+    bad = client.post(reverse("match_create"), {"game": "heist", "seats": 2, "time_amount": 1, "time_unit": "minutes"})
+    assert bad.status_code == 400
+    assert "needs 3 to 8 players" in bad.content.decode()
+    good = client.post(
+        reverse("match_create"),
+        {"game": "heist", "seats": 4, "time_amount": 2, "time_unit": "days", "heist__quick": "on"},
+    )
+    assert good.status_code == 302
+    match = Match.objects.get()
+    assert match.time_limit == 2 * 86400 and match.options == {"no_repeat": False, "quick": True}
+    assert not match.is_live
+
+
+def test_invite_link_join_and_start(make_user: Any) -> None:
+    host = make_user()
+    match = services.do_create_match(host, "heist", 3, {}, 60)
+    guests = [make_user(), make_user()]
+    for guest in guests:
+        client = client_for(guest)
+        response = client.get(match.invite_url())
+        assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+        page = client.get(match.get_absolute_url()).content.decode()
+        assert "Join this match" in page
+        assert client.post(reverse("match_join", args=[match.pk])).status_code == 302
+    page = client_for(host).get(match.get_absolute_url()).content.decode()
+    assert "Start the match" in page
+    response = client_for(host).post(reverse("match_start", args=[match.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and response["HX-Redirect"] == match.get_absolute_url()
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+
+def test_a_guest_cannot_start(make_user: Any) -> None:
+    host, guest = make_user(), make_user()
+    match = services.do_create_match(host, "heist", 3, {}, 60)
+    services.do_join_match(match.pk, guest)
+    services.do_add_bot(match.pk, host)
+    client = client_for(guest)
+    client.post(reverse("match_start", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.status == Match.Status.LOBBY
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Only the host can start the match." in page
+
+
+def test_match_page_and_partials_render_for_players_and_spectators(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    page = client_for(by_seat[0]).get(match.get_absolute_url())
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="board"' in html and 'id="log"' in html and 'id="chat"' in html
+    assert "Choose your role in secret" in html
+    partial = client_for(by_seat[1]).get(match.get_absolute_url() + "?partial=board", HTTP_HX_REQUEST="true")
+    assert partial.status_code == 200 and partial.content.decode().lstrip().startswith("<section")
+    spectator = client_for(make_user()).get(match.get_absolute_url()).content.decode()
+    assert "You are watching this match." in spectator
+    assert "Choose your role in secret" not in spectator
+
+
+def test_action_post_applies_and_returns_the_board(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    response = post_action(client_for(by_seat[0]), match, {"type": "choose", "roles": ["DRIVER"]}, match.version)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Your role:" in html and "Driver" in html
+    assert MatchEvent.objects.filter(match=match, type="role_chosen").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "status", "message"),
+    [
+        ("not json", 400, "That action could not be read."),
+        ('{"type": "fly"}', 400, ""),
+        ('{"type": "commit"}', 422, ""),
+    ],
+)
+def test_bad_action_posts_show_a_message_and_change_nothing(
+    make_user: Any, payload: str, status: int, message: str
+) -> None:
+    match, by_seat = started_match(make_user)
+    version = match.version
+    response = client_for(by_seat[0]).post(
+        reverse("match_action", args=[match.pk]), {"action": payload, "version": version}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == status
+    html = response.content.decode()
+    assert 'class="error" role="alert"' in html
+    assert message in html
+    match.refresh_from_db()
+    assert match.version == version
+
+
+def test_stale_post_gets_409_and_a_fresh_board(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    old = match.version
+    services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["THUG"]})
+    response = post_action(client_for(by_seat[0]), match, {"type": "choose", "roles": ["GOON"]}, old)
+    assert response.status_code == 409
+    match.refresh_from_db()
+    assert f'data-version="{match.version}"' in response.content.decode()
+    assert MatchEvent.objects.filter(match=match, type="role_chosen").count() == 1
+
+
+def test_duplicate_post_is_answered_once(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    client = client_for(by_seat[0])
+    first = post_action(client, match, {"type": "choose", "roles": ["GOON"]}, match.version, key="abc")
+    again = post_action(client, match, {"type": "choose", "roles": ["GOON"]}, match.version, key="abc")
+    assert first.status_code == again.status_code == 200
+    assert MatchEvent.objects.filter(match=match, type="role_chosen").count() == 1
+
+
+def test_non_member_cannot_act(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    response = post_action(client_for(make_user()), match, {"type": "choose", "roles": ["THUG"]}, match.version)
+    assert response.status_code == 403
+    assert "Only the players of this match can act in it." in response.content.decode()
+
+
+def test_form_fields_merge_into_the_payload_r75_offer(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    response = post_action(
+        client_for(by_seat[0]),
+        match,
+        {"type": "offer"},
+        match.version,
+        to_seat="1",
+        direction="pay",
+        amount="2",
+        clause_slot="",
+    )
+    assert response.status_code == 200, response.content.decode()
+    assert MatchEvent.objects.filter(match=match, type="offer_created").count() == 1
+
+
+def test_chat_post_and_private_messages_stay_private(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    url = reverse("match_chat", args=[match.pk])
+    client_for(by_seat[0]).post(url, {"text": "hello table", "to": ""}, HTTP_HX_REQUEST="true")
+    client_for(by_seat[0]).post(url, {"text": "secret-whisper-123", "to": "1"}, HTTP_HX_REQUEST="true")
+    seen_by_1 = client_for(by_seat[1]).get(match.get_absolute_url()).content.decode()
+    seen_by_2 = client_for(by_seat[2]).get(match.get_absolute_url()).content.decode()
+    spectator = client_for(make_user()).get(match.get_absolute_url()).content.decode()
+    assert "hello table" in seen_by_2 and "hello table" in spectator
+    assert "secret-whisper-123" in seen_by_1
+    assert "secret-whisper-123" not in seen_by_2 and "secret-whisper-123" not in spectator
+    empty = client_for(by_seat[0]).post(url, {"text": " "}, HTTP_HX_REQUEST="true")
+    assert empty.status_code == 400 and "Write a message first." in empty.content.decode()
+
+
+def test_secret_roles_do_not_reach_other_pages(make_user: Any) -> None:
+    """Hidden information (R-65/R-66): a chosen role is on its owner's page only."""
+    match, by_seat = started_match(make_user, players=4)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    for seat in (1, 2, 3):
+        services.do_submit_action(match.pk, seat, {"type": "choose", "roles": ["THUG"]})
+    own = client_for(by_seat[0]).get(match.get_absolute_url()).content.decode()
+    assert re.search(r"Your role:.*Goon", own, re.S)
+    for seat in (1, 2, 3):
+        other = client_for(by_seat[seat]).get(match.get_absolute_url()).content.decode()
+        assert "You chose Goon" not in other
+        assert not re.search(r"Your role:\s*<strong>Goon", other)
+    spectator = client_for(make_user()).get(match.get_absolute_url()).content.decode()
+    assert "You chose" not in spectator and "Your role" not in spectator
+
+
+def test_resign_hands_decisions_to_defaults_r79(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    response = client_for(by_seat[2]).post(reverse("match_resign", args=[match.pk]))
+    assert response.status_code == 302
+    assert MatchEvent.objects.filter(match=match, type__icontains="resign").exists()
+
+
+def test_profile_saves_language_and_reminder_preference(make_user: Any) -> None:
+    user = make_user()
+    client = client_for(user)
+    response = client.post(reverse("profile"), {"display_name": "Ana", "language": "zh-hant", "email_reminders": ""})
+    assert response.status_code == 302
+    user.profile.refresh_from_db()
+    assert user.profile.display_name == "Ana" and user.profile.language == "zh-hant"
+    assert not user.profile.email_reminders
