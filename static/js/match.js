@@ -32,6 +32,12 @@
       }
     });
     tick();
+    scrollChat();
+  }
+
+  function scrollChat() {
+    var list = document.querySelector("#chat .messages-list");
+    if (list) list.scrollTop = list.scrollHeight;
   }
 
   function status(text) { if (conn) conn.textContent = text; }
@@ -81,5 +87,6 @@
   }
   setInterval(tick, 1000);
   tick();
+  scrollChat();
   connect();
 })();

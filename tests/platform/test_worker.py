@@ -1,0 +1,89 @@
+"""A real Celery worker and beat process apply overdue time-outs (the production set-up)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games.models import MatchEvent
+
+from .helpers import started_match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def redis_url() -> str:
+    return os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+
+
+def redis_is_up(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def database_url() -> str:
+    settings = connection.settings_dict
+    if settings["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{settings['NAME']}"
+    user, host, port = settings["USER"] or "root", settings["HOST"] or "127.0.0.1", settings["PORT"] or 5432
+    return f"postgres://{user}@{host}:{port}/{settings['NAME']}"
+
+
+@pytest.fixture
+def start_worker(tmp_path: Path) -> Any:
+    url = redis_url()
+    if not redis_is_up(url):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is not reachable at {url}")
+        pytest.skip(f"worker tests skipped: no Redis at {url}")
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start() -> None:
+        env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": url}
+        log = open(tmp_path / "worker.log", "wb")  # noqa: SIM115
+        processes.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "-P", "solo", "-l", "warning",
+                 "-s", str(tmp_path / "beat-schedule"), "--without-gossip", "--without-mingle"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        )
+
+    yield start
+    for process in processes:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    log_file = tmp_path / "worker.log"
+    if log_file.exists():
+        print(log_file.read_text()[-3000:])
+
+
+def test_worker_started_after_the_deadline_still_applies_the_time_out(make_user: Any, start_worker: Any) -> None:
+    match, _ = started_match(make_user, time_limit=10)
+    time.sleep(11)  # the deadline passes while no worker runs
+    assert not MatchEvent.objects.filter(match=match, type="choice_timed_out").exists()
+    start_worker()
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        if MatchEvent.objects.filter(match=match, type="choice_timed_out").count() == 4:
+            break
+        time.sleep(0.5)
+    assert MatchEvent.objects.filter(match=match, type="choice_timed_out").count() == 4
+    match.refresh_from_db()
+    assert match.version == MatchEvent.objects.filter(match=match).count()
