@@ -70,7 +70,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.push()
 
     async def push(self, only_if_newer: bool = False) -> None:
-        payload = await self._render()
+        payload = await self._render(self.sent_version, self.sent_chat)
         if payload is None:
             return
         if only_if_newer and payload["version"] <= self.sent_version and payload["chat_version"] <= self.sent_chat:
@@ -119,14 +119,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return getattr(profile, "language", None) or "en"
 
     @database_sync_to_async
-    def _render(self) -> dict[str, Any] | None:
+    def _render(self, have_version: int, have_chat: int) -> dict[str, Any] | None:
+        """This seat's partials that changed since what the client has."""
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return None
-        user = self.scope["user"]
+        parts = set()
+        if match.version != have_version:
+            parts |= {"board", "log"}
+        if match.chat_version != have_chat or match.version != have_version:
+            parts.add("chat")  # who may chat can change with the game
+        if not parts:
+            return {"type": "update", "version": match.version, "chat_version": match.chat_version, "html": ""}
         with translation.override(self._language()):
-            context = match_context(match, user)
-            html = render_to_string("games/match.html#live", context)
+            context = match_context(match, self.scope["user"], parts=frozenset(parts))
+            html = "".join(render_to_string(f"games/match.html#{part}", context) for part in sorted(parts))
         self.seat = context["seat"]
         return {"type": "update", "version": match.version, "chat_version": match.chat_version, "html": html}
 

@@ -102,7 +102,13 @@ def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
     return out[-CHAT_LINES:]
 
 
-def match_context(match: Match, user: Any, *, error: str | None = None) -> dict[str, Any]:
+ALL_PARTS = frozenset({"board", "log", "chat"})
+
+
+def match_context(
+    match: Match, user: Any, *, error: str | None = None, parts: frozenset[str] = ALL_PARTS
+) -> dict[str, Any]:
+    """The context of the match page; ``parts`` limits the work to the partials being rendered."""
     viewer = viewer_for(match, user)
     rules = rules_for(match)
     names = seat_names(match)
@@ -122,6 +128,7 @@ def match_context(match: Match, user: Any, *, error: str | None = None) -> dict[
         "board_template": f"games/{match.game}/board.html",
         "game_name": rules.name,
     }
+    context["parts"] = parts
     if match.status in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED) and match.version > 0:
         state = load_state(match)
         seat = viewer.seat
@@ -135,14 +142,22 @@ def match_context(match: Match, user: Any, *, error: str | None = None) -> dict[
             ]
             if playing
             else [],
-            log=log_lines(match, seat),
-            chat=chat_lines(match, seat),
+            log=log_lines(match, seat) if "log" in parts else [],
+            chat=chat_lines(match, seat) if "chat" in parts else [],
             can_chat=seat is not None and playing and getattr(rules, "chat_allowed", lambda s, n: True)(state, seat),
             standings=standings(match, names),
         )
     else:
-        context.update(view=None, legal=[], actors=[], deadlines=[], log=[], chat=chat_lines(match, viewer.seat),
-                       can_chat=False, standings=None)
+        context.update(
+            view=None,
+            legal=[],
+            actors=[],
+            deadlines=[],
+            log=[],
+            chat=chat_lines(match, viewer.seat) if "chat" in parts else [],
+            can_chat=False,
+            standings=None,
+        )
     context["waiting_on_me"] = viewer.seat is not None and any(
         s.number == viewer.seat and s.waiting_since for s in seats
     )

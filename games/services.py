@@ -188,7 +188,8 @@ def do_submit_action(
             action = rules.parse_action(payload)
             if seat != SYSTEM and seat not in rules.actors(state):
                 raise IllegalAction(gettext_noop("It is not your turn to act."))
-            ctx = DecideContext(rng=rng_for(match.seed, match.version), now=now if now is not None else clock.now())
+            now = now if now is not None else clock.now()
+            ctx = DecideContext(rng=rng_for(match.seed, match.version), now=now)
             events = rules.decide(state, seat, action, ctx)
         except InvalidAction as exc:
             raise ServiceError(engine_message(exc), status=400) from exc
@@ -197,12 +198,13 @@ def do_submit_action(
         new_state = replay(rules, state, events)
         old_version = match.version
         _append_events(match, seat, events)
-        _after_state_change(match, rules, new_state, old_version)
+        automatic = _after_state_change(match, rules, new_state, old_version, now)
         if idempotency_key:
             ActionReceipt.objects.create(match=match, seat=seat, key=idempotency_key, version=match.version)
         remember(match.pk, match.version, new_state)
     _broadcast_after_commit(match.pk, match.version, match.chat_version)
-    _schedule_followups_after_commit(match.pk, match.version)
+    if automatic:
+        _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events)
 
 
@@ -228,9 +230,13 @@ def _append_events(match: Match, actor: int, events: list[Event]) -> None:
     match.version += len(events)
 
 
-def _after_state_change(match: Match, rules: Any, state: Any, old_version: int) -> None:
-    """Denormalised fields (status, deadline, who is waited on) and the snapshot."""
+def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
+    """Denormalised fields (status, deadline, who is waited on) and the snapshot.
+
+    Returns whether the server has a move to make at once (a SYSTEM step, a bot, a due time-out).
+    """
     outcome = rules.outcome(state)
+    deadlines = rules.deadlines(state) if outcome is None else []
     fields = ["version", "next_deadline"]
     if outcome is not None:
         match.status = Match.Status.FINISHED
@@ -244,14 +250,19 @@ def _after_state_change(match: Match, rules: Any, state: Any, old_version: int) 
         match.next_deadline = None
         fields += ["status", "finished_at", "outcome"]
     else:
-        deadlines = rules.deadlines(state)
         match.next_deadline = to_datetime(min((d.due for d in deadlines), default=None))
     if snapshot_due(old_version, match.version):
         match.snapshot = rules.state_to_json(state)
         match.snapshot_version = match.version
         fields += ["snapshot", "snapshot_version"]
     match.save(update_fields=fields)
-    _update_waiting(match, waiting_keys(rules, state) if outcome is None else {})
+    if outcome is not None:
+        _update_waiting(match, {})
+        return False
+    actors = rules.actors(state)
+    keys = _waiting_keys(deadlines, actors)
+    bots_waiting = _update_waiting(match, keys)
+    return SYSTEM in actors or bool(bots_waiting & actors) or any(d.due <= now for d in deadlines)
 
 
 def waiting_seats(rules: Any, state: Any) -> set[int]:
@@ -261,25 +272,34 @@ def waiting_seats(rules: Any, state: Any) -> set[int]:
 
 def waiting_keys(rules: Any, state: Any) -> dict[int, str]:
     """For each seat the game waits on, a key naming the decision (a new key is a new turn)."""
+    return _waiting_keys(rules.deadlines(state), rules.actors(state))
+
+
+def _waiting_keys(deadlines: list[Any], actors: frozenset[int]) -> dict[int, str]:
     keys: dict[int, str] = {}
-    for deadline in sorted(rules.deadlines(state), key=lambda d: d.due):
+    for deadline in sorted(deadlines, key=lambda d: d.due):
         for seat in deadline.seats:
             keys.setdefault(seat, f"{deadline.kind}:{deadline.due}")
     if not keys:
-        keys = {seat: "act" for seat in rules.actors(state)}
+        keys = {seat: "act" for seat in actors}
     keys.pop(SYSTEM, None)
     return keys
 
 
-def _update_waiting(match: Match, keys: dict[int, str]) -> None:
+def _update_waiting(match: Match, keys: dict[int, str]) -> set[int]:
+    """Mark who is waited on (for "your turn" and reminders); returns the bot seats waited on."""
     now = clock.now_datetime()
-    for seat in Seat.objects.filter(match=match).only("number", "waiting_key"):
+    bots: set[int] = set()
+    for seat in Seat.objects.filter(match=match).only("number", "waiting_key", "is_bot"):
+        if seat.is_bot and seat.number in keys:
+            bots.add(seat.number)
         key = keys.get(seat.number, "")
         if key != seat.waiting_key:
             seat.waiting_key = key
             seat.waiting_since = now if key else None
             seat.reminded_at = None
             seat.save(update_fields=["waiting_key", "waiting_since", "reminded_at"])
+    return bots
 
 
 # --- after commit ------------------------------------------------------------------------------

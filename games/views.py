@@ -131,7 +131,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     context = match_context(match, request.user)
     partial = request.GET.get("partial")
-    if request.htmx and partial in ("board", "log", "chat", "live"):
+    if request.htmx and partial in ("board", "log", "chat"):
         return render(request, f"{MATCH_TEMPLATE}#{partial}", context)
     return render(request, MATCH_TEMPLATE, context)
 

@@ -11,7 +11,6 @@ Vec = tuple[int, int]
 
 def cross_finish(sim: Sim, seat: int) -> None:
     """R-75 (and exits in closed border, R-86)."""
-    c = sim.car(seat)
     place = len(sim.finish_order) + 1
     prizes = PRIZES[sim.players]
     prize = prizes[place - 1] if place <= len(prizes) else 0
@@ -21,7 +20,6 @@ def cross_finish(sim: Sim, seat: int) -> None:
     if prize:
         sim.gain(seat, prize)
     sim.log("exit" if sim.closed() else "finish", seat=seat, place=place, prize=prize)
-    del c
     if seat == sim.active_seat():
         sim.move_over = True
 

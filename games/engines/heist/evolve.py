@@ -93,6 +93,7 @@ def evolve(state: State, event: Event) -> State:
             pool=(),
             set_aside="",
             roll_call=False,
+            powers_ready=False,
             prompts=(),
             call_due=None,
             offers=(),
@@ -123,6 +124,7 @@ def evolve(state: State, event: Event) -> State:
             balances=tuple(balances),
             pool=tuple(d["face_up"]),
             set_aside=secret.get("set_aside", ""),
+            powers_ready=False,
         )
     elif t == "hand_withdrawn":
         hand = state.hand(d["seat"], d["slot"])
@@ -174,6 +176,8 @@ def evolve(state: State, event: Event) -> State:
         )
     elif t == "roll_call":
         state = replace(state, roll_call=True)
+    elif t == "boss_powers_ready":
+        state = replace(state, powers_ready=True)
     elif t == "player_prompted":
         state = replace(state, prompts=(*state.prompts, (d["target_seat"], d["due"])))
     elif t == "heist_called":
@@ -238,6 +242,7 @@ def evolve(state: State, event: Event) -> State:
             prompts=(),
             call_due=None,
             roll_call=False,
+            powers_ready=False,
             offers=(),
         )
     elif t == "game_over":

@@ -159,6 +159,8 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
         out.append(L(_("Roll call! %(seat)s asks each undecided player to state their role."), {"seat": d["seat"]}))
         for i, seat in enumerate(d.get("order", []), start=1):
             out.append(L(_("%(number)s. %(seat)s"), {"number": i, "seat": seat}))
+    elif t == "boss_powers_ready":
+        out.append(L(_("The boss may now prompt players and call the heist."), {}))
     elif t == "player_prompted":
         out.append(
             L(_("%(seat)s prompts %(target_seat)s to decide."), {"seat": d["seat"], "target_seat": d["target_seat"]})

@@ -90,6 +90,7 @@ SYSTEM_TYPES = frozenset(
         "call_timeout",
         "naming_timeout",
         "expire_offer",
+        "powers_ready",
     }
 )
 
@@ -117,7 +118,13 @@ def negotiation_due(state: State) -> float:
 
 
 def powers_at(state: State) -> float:
-    """R-76: prompt and call become available T/2 after negotiation starts."""
+    """R-76: prompt and call become available T/2 after negotiation starts.
+
+    This is only the due time of the ``boss_powers`` deadline: ``decide`` never compares it with
+    the clock for a player's action. The ``powers_ready`` SYSTEM action (refused before this
+    time) emits ``boss_powers_ready``, and the state's ``powers_ready`` flag is what unlocks
+    prompt and call.
+    """
     return state.negotiation_at + state.time_limit / 2
 
 
@@ -596,12 +603,13 @@ class HeistRules(GenericRules[State]):
         if seat == state.boss:
             if not state.roll_call:
                 out.append({"type": "roll_call"})
-            prompted = {p for p, _due in state.prompts}
-            for other in range(state.players):
-                if other not in prompted and state.undecided(other):
-                    out.append({"type": "prompt", "target_seat": other})
-            if state.call_due is None:
-                out.append({"type": "call"})
+            if state.powers_ready:  # R-76 b/c: only once boss_powers_ready has been applied
+                prompted = {p for p, _due in state.prompts}
+                for other in range(state.players):
+                    if other not in prompted and state.undecided(other):
+                        out.append({"type": "prompt", "target_seat": other})
+                if state.call_due is None:
+                    out.append({"type": "call"})
         return out
 
     @staticmethod
@@ -616,7 +624,16 @@ class HeistRules(GenericRules[State]):
         t = payload.get("type")
         if not isinstance(t, str) or t not in PLAYER_TYPES | SYSTEM_TYPES:
             raise InvalidAction(_("Unknown action type."))
-        if t in ("start", "commit", "roll_call", "call", "negotiation_timeout", "call_timeout", "naming_timeout"):
+        if t in (
+            "start",
+            "commit",
+            "roll_call",
+            "call",
+            "negotiation_timeout",
+            "call_timeout",
+            "naming_timeout",
+            "powers_ready",
+        ):
             return {"type": t}
         if t == "choose":
             roles = payload.get("roles")
@@ -700,6 +717,12 @@ class HeistRules(GenericRules[State]):
         run.start_heist()
 
     def _check_due(self, run: _Run, action: Action) -> None:
+        """A time-out (SYSTEM) action applies only to a deadline that exists and is due.
+
+        This is the only place where ``decide`` compares ``ctx.now`` with a time: player actions
+        depend on the state alone, so that everything ``legal_actions`` lists is accepted. Time
+        passing reaches the state only through these SYSTEM actions and their events (R-80).
+        """
         for d in self.deadlines(run.state):
             if d.action == action:
                 if run.now < d.due:
@@ -773,21 +796,21 @@ class HeistRules(GenericRules[State]):
         self._check_due(run, action)
         run.emit("offer_expired", {"offer": action["offer"], "reason": "lifetime"})
 
-    # Player actions
+    def _do_powers_ready(self, run: _Run, seat: int, action: Action) -> None:
+        """R-76 b/c: T/2 into negotiation the boss may prompt and call (time passing as an event)."""
+        if run.state.phase != NEGOTIATION:
+            raise IllegalAction(_("Negotiation is not running."))
+        self._check_due(run, action)
+        run.emit("boss_powers_ready", {"boss_seat": run.state.boss, "at": run.now})
 
-    def _time_up(self, run: _Run, seat: int) -> None:
-        s = run.state
-        for d in self.deadlines(s):
-            if run.now >= d.due and (
-                d.kind in ("negotiation", "call") or (d.kind in ("choice", "naming") and seat in d.seats)
-            ):
-                raise IllegalAction(_("Time is up for that decision."))
+    # Player actions. None of them reads the clock (R-80): until a time-out has actually been
+    # applied by its SYSTEM action, the decision it would end is still open in the state, and the
+    # first accepted action wins.
 
     def _negotiating(self, run: _Run, seat: int) -> State:
         s = run.state
         if s.phase != NEGOTIATION:
             raise IllegalAction(_("That is only possible during negotiation."))
-        self._time_up(run, seat)
         return s
 
     def _not_silenced(self, s: State, seat: int) -> None:
@@ -800,7 +823,6 @@ class HeistRules(GenericRules[State]):
             raise IllegalAction(_("You cannot choose a role now."))
         if s.choices[seat]:
             raise IllegalAction(_("You have already chosen."))
-        self._time_up(run, seat)
         roles = list(action["roles"])
         need = hands_per_player(s.players)
         if len(roles) != need:
@@ -819,9 +841,6 @@ class HeistRules(GenericRules[State]):
         hand = s.hand(seat, action["slot"])
         if hand is None or hand.status != UNDECIDED:
             raise IllegalAction(_("That hand cannot be withdrawn."))
-        for who, due in s.prompts:
-            if who == seat and run.now >= due:
-                raise IllegalAction(_("Time is up for that decision."))
         run.withdraw(hand, "player")
         run.after_change()
 
@@ -874,8 +893,7 @@ class HeistRules(GenericRules[State]):
             raise IllegalAction(_("Only its creator may cancel an offer."))
         if not creator and (seat not in (offer.payer, offer.payee) or seat == offer.creator):
             raise IllegalAction(_("That offer is not addressed to you."))
-        if run.now >= offer.expires:
-            raise IllegalAction(_("That offer has expired."))
+        # Past ``offer.expires`` the offer stays open until expire_offer has run (R-80).
         return offer
 
     def _do_accept(self, run: _Run, seat: int, action: Action) -> None:
@@ -934,7 +952,7 @@ class HeistRules(GenericRules[State]):
         s = self._negotiating(run, seat)
         if seat != s.boss:
             raise IllegalAction(_("Only the boss may do that."))
-        if timed and run.now < powers_at(s):
+        if timed and not s.powers_ready:  # the flag, not the clock: see powers_at
             raise IllegalAction(_("The boss must wait until half the time limit has passed."))
         return s
 
@@ -968,7 +986,6 @@ class HeistRules(GenericRules[State]):
         s = run.state
         if s.phase != NAMING or s.informant is None or s.informant[0] != seat:
             raise IllegalAction(_("You have nothing to name."))
-        self._time_up(run, seat)
         role = action["role"]
         if role not in nameable_roles(s):
             raise IllegalAction(_("You may only name a role shown face up, not the Informant."))
@@ -1005,6 +1022,8 @@ class HeistRules(GenericRules[State]):
         elif state.phase == NEGOTIATION:
             waiting = tuple(s for s in range(state.players) if state.undecided(s))
             out.append(Deadline(waiting, negotiation_due(state), {"type": "negotiation_timeout"}, "negotiation"))
+            if not state.powers_ready:  # R-76 b/c: nobody is waited on, time just passes
+                out.append(Deadline((), powers_at(state), {"type": "powers_ready"}, "boss_powers"))
             if state.call_due is not None:
                 out.append(Deadline(waiting, state.call_due, {"type": "call_timeout"}, "call"))
             for who, due in state.prompts:

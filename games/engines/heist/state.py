@@ -107,6 +107,7 @@ class State:
     planning_at: float = 0.0
     negotiation_at: float = 0.0
     roll_call: bool = False
+    powers_ready: bool = False  # R-76 b/c: set by the boss_powers_ready event (T/2 into negotiation)
     prompts: tuple[tuple[int, float], ...] = ()  # (seat, due)
     call_due: float | None = None
     offers: tuple[Offer, ...] = ()

@@ -106,6 +106,7 @@ def view(
             "call_due": state.call_due,
             "prompts": [{"seat": s, "due": d} for s, d in state.prompts],
             "powers_at": (state.negotiation_at + state.time_limit / 2 if state.phase == NEGOTIATION else None),
+            "powers_ready": state.powers_ready,
         },
         "planning_at": state.planning_at if state.phase == PLANNING else None,
         "negotiation_at": state.negotiation_at if state.phase == NEGOTIATION else None,
