@@ -70,7 +70,7 @@ def test_force_timeout_goes_through_the_services_and_leaves_events(moderator: Cl
 
 
 def test_replace_with_bot(moderator: Client, make_user: Any) -> None:
-    match, by_seat = started_match(make_user)
+    match, _ = started_match(make_user)
     seat = Seat.objects.get(match=match, number=2)
     admin_action(moderator, "seat", "replace_with_bot", [seat.pk])
     seat.refresh_from_db()

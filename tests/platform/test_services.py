@@ -62,7 +62,9 @@ def test_stale_version_is_refused_and_changes_nothing(make_user: Any) -> None:
     match, _ = started_match(make_user)
     before = (match.version, MatchEvent.objects.filter(match=match).count())
     with pytest.raises(services.StaleVersion) as info:
-        services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["THUG"]}, expected_version=match.version - 1)
+        services.do_submit_action(
+            match.pk, 0, {"type": "choose", "roles": ["THUG"]}, expected_version=match.version - 1
+        )
     assert info.value.status == 409
     match.refresh_from_db()
     assert (match.version, MatchEvent.objects.filter(match=match).count()) == before

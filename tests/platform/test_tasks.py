@@ -69,7 +69,7 @@ def test_a_finished_or_aborted_match_is_left_alone(make_user: Any, later: Any) -
 
 def test_reminder_is_sent_once_per_turn_to_an_absent_player(make_user: Any, later: Any, settings: Any) -> None:
     settings.REMINDER_AFTER = timedelta(minutes=10)
-    match, by_seat = started_match(make_user, time_limit=86400)
+    match, _ = started_match(make_user, time_limit=86400)
     later(11 * 60)
     assert tasks.sweep_reminders() == 4
     assert len(mail.outbox) == 4
@@ -101,7 +101,7 @@ def test_reminder_waits_until_the_player_has_been_away_long_enough(make_user: An
 
 def test_a_new_turn_allows_a_new_reminder(make_user: Any, later: Any, settings: Any) -> None:
     settings.REMINDER_AFTER = timedelta(minutes=10)
-    match, by_seat = started_match(make_user, time_limit=86400)
+    match, _ = started_match(make_user, time_limit=86400)
     later(11 * 60)
     tasks.sweep_reminders()
     for seat in range(4):

@@ -40,15 +40,24 @@ def test_anonymous_users_are_sent_to_log_in(make_user: Any) -> None:
 
 
 def test_lobby_lists_my_matches_with_my_turn_first(make_user: Any) -> None:
-    match, by_seat = started_match(make_user)
-    me = by_seat[0]
-    waiting = services.do_create_match(me, "heist", 4, {}, 60)
-    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["THUG"]})  # not my turn any more
-    other, other_seats = started_match(make_user)
-    del other_seats
+    me = make_user()
+
+    def my_started_match() -> Match:
+        match = services.do_create_match(me, "heist", 3, {}, 60)
+        for _ in range(2):
+            services.do_join_match(match.pk, make_user())
+        return services.do_start_match(match.pk, me)
+
+    done = my_started_match()
+    my_seat = done.seats.get(user=me).number
+    services.do_submit_action(done.pk, my_seat, {"type": "choose", "roles": ["THUG", "GOON"]})  # I have chosen
+    waiting_for_me = my_started_match()
+    others, _ = started_match(make_user)
     page = client_for(me).get(reverse("lobby")).content.decode()
-    assert f"#{match.pk}" in page and f"#{waiting.pk}" in page
-    assert "Open matches" in page
+    mine = page.split('id="mine"')[1].split("</section>")[0]
+    assert mine.index(f"#{waiting_for_me.pk}<") < mine.index(f"#{done.pk}<")
+    assert "Your turn" in mine.split(f"#{done.pk}<")[0]
+    assert f"#{others.pk}<" not in page
 
 
 def test_create_match_validates_and_redirects(make_user: Any) -> None:
