@@ -81,6 +81,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (daphne, a worker) may share the file: wait for the lock, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
     # A file, not memory, so that the tests' real Celery worker process can share it.
     DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_SQLITE_PATH", default=str(BASE_DIR / ".test-db.sqlite3"))}
 else:

@@ -58,6 +58,10 @@ class Match(models.Model):
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(default=0, editable=False)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Denormalised from the seats so that a move needs no extra queries: bot seat numbers, and
+    # for each seat the game waits on, a key naming the decision ({"0": "planning:1700000000.0"}).
+    bot_seats = models.JSONField(default=list, blank=True, editable=False)
+    waiting = models.JSONField(default=dict, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -12,14 +12,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import clock
+from . import broadcaster, clock
 from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalAction, InvalidAction, replay, rng_for
 from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
@@ -153,7 +151,8 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
             seat.save(update_fields=["number"])
         match.status = Match.Status.ACTIVE
         match.started_at = timezone.now()
-        match.save(update_fields=["status", "started_at"])
+        match.bot_seats = sorted(seat.number for seat in seats if seat.is_bot)
+        match.save(update_fields=["status", "started_at", "bot_seats"])
     do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
     match.refresh_from_db()
     return match
@@ -255,14 +254,16 @@ def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, 
         match.snapshot = rules.state_to_json(state)
         match.snapshot_version = match.version
         fields += ["snapshot", "snapshot_version"]
-    match.save(update_fields=fields)
     if outcome is not None:
-        _update_waiting(match, {})
+        _update_waiting(match, {}, fields)
+        match.save(update_fields=fields)
         return False
     actors = rules.actors(state)
     keys = _waiting_keys(deadlines, actors)
-    bots_waiting = _update_waiting(match, keys)
-    return SYSTEM in actors or bool(bots_waiting & actors) or any(d.due <= now for d in deadlines)
+    _update_waiting(match, keys, fields)
+    match.save(update_fields=fields)
+    bots_waiting = set(match.bot_seats) & set(keys) & actors
+    return SYSTEM in actors or bool(bots_waiting) or any(d.due <= now for d in deadlines)
 
 
 def waiting_seats(rules: Any, state: Any) -> set[int]:
@@ -286,20 +287,20 @@ def _waiting_keys(deadlines: list[Any], actors: frozenset[int]) -> dict[int, str
     return keys
 
 
-def _update_waiting(match: Match, keys: dict[int, str]) -> set[int]:
-    """Mark who is waited on (for "your turn" and reminders); returns the bot seats waited on."""
+def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> None:
+    """Mark who is waited on (for "your turn" and reminders); touches only seats that changed."""
+    old = {int(seat): key for seat, key in match.waiting.items()}
+    if old == keys:
+        return
     now = clock.now_datetime()
-    bots: set[int] = set()
-    for seat in Seat.objects.filter(match=match).only("number", "waiting_key", "is_bot"):
-        if seat.is_bot and seat.number in keys:
-            bots.add(seat.number)
-        key = keys.get(seat.number, "")
-        if key != seat.waiting_key:
-            seat.waiting_key = key
-            seat.waiting_since = now if key else None
-            seat.reminded_at = None
-            seat.save(update_fields=["waiting_key", "waiting_since", "reminded_at"])
-    return bots
+    for number in set(old) | set(keys):
+        key = keys.get(number, "")
+        if key != old.get(number, ""):
+            Seat.objects.filter(match=match, number=number).update(
+                waiting_key=key, waiting_since=now if key else None, reminded_at=None
+            )
+    match.waiting = {str(seat): key for seat, key in keys.items()}
+    fields.append("waiting")
 
 
 # --- after commit ------------------------------------------------------------------------------
@@ -311,13 +312,9 @@ def _broadcast_after_commit(match_id: int, version: int, chat_version: int) -> N
 
 def broadcast(match_id: int, version: int, chat_version: int) -> None:
     """Tell every socket of the match that it changed; each renders its own seat's view."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
+    message = {"type": "match.changed", "version": version, "chat_version": chat_version}
     try:
-        async_to_sync(layer.group_send)(
-            group_name(match_id), {"type": "match.changed", "version": version, "chat_version": chat_version}
-        )
+        broadcaster.send(group_name(match_id), message)
     except Exception:  # the log is committed; a client that missed this catches up on reconnect
         log.exception("broadcast failed for match %s", match_id)
 
@@ -340,8 +337,7 @@ def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, di
     actors = rules.actors(state)
     if SYSTEM in actors:
         return SYSTEM, rules.legal_actions(state, SYSTEM)[0]
-    bots = set(match.seats.filter(is_bot=True).values_list("number", flat=True))
-    for seat in sorted(bots & waiting_seats(rules, state) & set(actors)):
+    for seat in sorted(set(match.bot_seats) & waiting_seats(rules, state) & set(actors)):
         action = rules.bot_action(state, seat, random.Random(f"{match.seed}:bot:{match.version}:{seat}"))
         if action is not None:
             return seat, action
@@ -355,7 +351,9 @@ def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, di
 def do_advance(match_id: int, *, limit: int = 500) -> int:
     """Make automatic moves until the game waits for a person; returns how many were made."""
     made = 0
-    while made < limit:
+    for _attempt in range(limit * 2):
+        if made >= limit:
+            break
         match = Match.objects.get(pk=match_id)
         move = next_automatic_move(match)
         if move is None:
@@ -427,6 +425,8 @@ def do_abort_match(match_id: int) -> None:
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "next_deadline", "finished_at"])
         Seat.objects.filter(match=match).update(waiting_since=None, waiting_key="")
+        match.waiting = {}
+        match.save(update_fields=["waiting"])
     _broadcast_after_commit(match.pk, match.version + 1, match.chat_version)
 
 
@@ -449,6 +449,9 @@ def do_replace_with_bot(match_id: int, seat: int) -> None:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         Seat.objects.filter(match=match, number=seat).update(is_bot=True, user=None)
+        if match.status != Match.Status.LOBBY and seat not in match.bot_seats:
+            match.bot_seats = sorted([*match.bot_seats, seat])
+            match.save(update_fields=["bot_seats"])
     _broadcast_after_commit(match.pk, match.version, match.chat_version)
     _schedule_followups_after_commit(match.pk, match.version)
 

@@ -24,6 +24,7 @@ from .models import Match, Seat
 log = logging.getLogger(__name__)
 
 _local = threading.local()
+ADVANCE_BATCH = 200
 
 
 @shared_task(ignore_result=True)
@@ -43,9 +44,12 @@ def advance_match(match_id: int, version: int) -> int:
     try:
         if not Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists():
             return 0
-        return do_advance(match_id)
+        made = do_advance(match_id, limit=ADVANCE_BATCH)
     finally:
         running.discard(match_id)
+    if made == ADVANCE_BATCH:  # more to do: let other matches have the worker first
+        advance_match.delay(match_id, -1)
+    return made
 
 
 @shared_task(ignore_result=True)

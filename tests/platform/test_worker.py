@@ -87,3 +87,31 @@ def test_worker_started_after_the_deadline_still_applies_the_time_out(make_user:
     assert MatchEvent.objects.filter(match=match, type="choice_timed_out").count() == 4
     match.refresh_from_db()
     assert match.version == MatchEvent.objects.filter(match=match).count()
+
+
+def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(make_user: Any, start_worker: Any) -> None:
+    """Issue 3 §2: police fire, crane and shop refresh run as SYSTEM steps on a real worker."""
+    from games import services
+    from games.models import Match, Seat
+
+    host = make_user()
+    match = services.do_create_match(host, "bridge_race", 3, {"mode": "standard"}, 60)
+    services.do_add_bot(match.pk, host)
+    services.do_add_bot(match.pk, host)
+    Seat.objects.filter(match=match, user=host).update(user=None, is_bot=True)
+    start_worker()
+    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url()}
+    subprocess.run(
+        [sys.executable, "-c",
+         f"import django; django.setup(); from games import services; services.do_start_match({match.pk}, None)"],
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"}, check=True, timeout=60,
+    )
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            break
+        time.sleep(1)
+    assert match.status == Match.Status.FINISHED
+    system_steps = set(MatchEvent.objects.filter(match=match, actor=-1).values_list("type", flat=True))
+    assert {"POLICE_FIRE", "CRANE", "NEXT_ROUND"} <= system_steps

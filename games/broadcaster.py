@@ -1,0 +1,51 @@
+"""Sending "match N changed" to the channel layer from synchronous code, cheaply.
+
+Under daphne a sync view runs in a thread of daphne's event loop, and ``async_to_sync`` hops onto
+that loop, where the in-memory layer's queues live. Elsewhere (Celery workers, scripts) there is
+no such loop: a Redis layer is then driven from one long-lived background loop per process, so
+its connection is reused instead of being opened for every message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+log = logging.getLogger(__name__)
+
+_loop: asyncio.AbstractEventLoop | None = None
+_lock = threading.Lock()
+
+
+def _background_loop() -> asyncio.AbstractEventLoop:
+    global _loop
+    with _lock:
+        if _loop is None:
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="hideout-broadcast", daemon=True).start()
+        return _loop
+
+
+def _report(future: Future[Any]) -> None:
+    if future.exception() is not None:
+        log.error("channel layer send failed: %r", future.exception())
+
+
+def send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if isinstance(layer, InMemoryChannelLayer):
+        if not layer.groups.get(group):
+            return  # nobody listens in this process
+        async_to_sync(layer.group_send)(group, message)
+        return
+    # Fire and forget, in order: the version in the message lets clients detect anything missed.
+    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _background_loop())
+    future.add_done_callback(_report)
