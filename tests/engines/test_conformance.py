@@ -100,7 +100,7 @@ def test_random_playouts_reach_the_end_with_invariants(slug: str) -> None:
 def test_running_views_hold_no_secret_of_another_seat(slug: str) -> None:
     rules = get_rules(slug)
     for players in (rules.min_players, rules.max_players):
-        initial, final, log = play(rules, players, {o.name: o.default for o in rules.options}, 1234 + players)
+        initial, _final, log = play(rules, players, {o.name: o.default for o in rules.options}, 1234 + players)
         state = initial
         for event in log:
             state = rules.evolve(state, event)

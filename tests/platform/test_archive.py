@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_export_then_import_rebuilds_the_same_state_and_play_continues(make_user: Any) -> None:
-    match, by_seat = started_match(make_user)
+    match, _ = started_match(make_user)
     choose_all(match)
     match.refresh_from_db()
     document = json.loads(json.dumps(export_match(match)))

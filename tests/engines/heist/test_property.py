@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
+from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines.base import Event, replay
+from games.engines.base import SYSTEM, DecideContext, Event, replay
 from games.engines.heist import RULES
 from games.engines.heist.state import OVER, State
 
@@ -85,3 +89,52 @@ def test_random_games_replay_and_invariants(players: int, no_repeat: bool, quick
         assert best < final.target
     else:
         assert best >= final.target
+
+
+CLOCKS = (0.0, 1_000_000.0, 1e12)
+"""Clock times far before, around and far after every deadline of a playout."""
+
+
+def _accepted_at_any_clock(state: State, seat: int, action: dict[str, object]) -> None:
+    parsed = RULES.parse_action(json.loads(json.dumps(action)))
+    for now in CLOCKS:
+        RULES.decide(state, seat, parsed, DecideContext(random.Random(0), now))  # raises if refused
+
+
+def _check_listed_actions_accepted(rng: random.Random, seen: Counter[str]) -> Callable[[State, list[Event]], None]:
+    def check(state: State, events: list[Event]) -> None:
+        if state.phase == OVER:
+            return
+        for seat in [SYSTEM, *range(state.players)]:
+            legal = RULES.legal_actions(state, seat)
+            boss = [a for a in legal if a["type"] in ("prompt", "call")]
+            for action in rng.sample(legal, min(3, len(legal))) + boss[:1]:
+                _accepted_at_any_clock(state, seat, action)
+                seen[str(action["type"])] += 1
+        # The platform asks the bot only for a seat it waits on that is an actor.
+        waited = {s for d in RULES.deadlines(state) for s in d.seats} & RULES.actors(state)
+        for seat in sorted(waited):
+            action = RULES.bot_action(state, seat, random.Random(rng.random()))
+            assert action in RULES.legal_actions(state, seat)
+            _accepted_at_any_clock(state, seat, action)
+            seen["bot"] += 1
+
+    return check
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+def test_r80_every_listed_action_and_bot_action_is_accepted_at_any_clock_time(players: int) -> None:
+    """The protocol: legality is a function of the state; the clock only gates SYSTEM time-outs."""
+    rng = random.Random(players)
+    seen: Counter[str] = Counter()
+    for seed in range(4):
+        final, log, initial = playout(
+            players,
+            {"no_repeat": seed % 2 == 1, "quick": seed < 2},
+            players * 31 + seed,
+            bots=seed % 2 == 0,
+            check=_check_listed_actions_accepted(rng, seen),
+        )
+        assert final.phase == OVER and replay(RULES, initial, log) == final
+    for kind in ("choose", "withdraw", "commit", "offer", "prompt", "call", "bot"):
+        assert seen[kind] > 0, (kind, seen)

@@ -332,10 +332,11 @@ def test_r26_offer_expiry_rules() -> None:
     # lifetime T
     with pytest.raises(IllegalAction):
         act(state, SYSTEM, {"type": "expire_offer", "offer": life_id}, now=NOW + 10 + T - 1)
-    with pytest.raises(IllegalAction):  # too late to accept
-        act(state, 2, {"type": "accept", "offer": life_id}, now=NOW + 10 + T)
     state, events = act(state, SYSTEM, {"type": "expire_offer", "offer": life_id}, now=NOW + 10 + T)
     assert state.offer(life_id).status == "expired"  # type: ignore[union-attr]
+    with pytest.raises(IllegalAction):  # once expired, too late to accept
+        act(state, 2, {"type": "accept", "offer": life_id}, now=NOW + 10 + T)
+    assert {"type": "accept", "offer": life_id} not in RULES.legal_actions(state, 2)
 
 
 def test_r26_offer_expires_when_negotiation_ends() -> None:
@@ -363,13 +364,14 @@ def test_r28_end_of_negotiation() -> None:
     state, _ = act(state, 1, {"type": "withdraw", "slot": 1})
     with pytest.raises(IllegalAction):
         act(state, SYSTEM, {"type": "negotiation_timeout"}, now=NOW + 3 * T - 1)
-    with pytest.raises(IllegalAction):  # no negotiation action after the deadline
-        act(state, 0, {"type": "withdraw", "slot": 1}, now=NOW + 3 * T)
     state, events = act(state, SYSTEM, {"type": "negotiation_timeout"}, now=NOW + 3 * T)
     committed = [e.data["seat"] for e in events if e.type == "hands_committed"]
     assert committed == [0, 2, 3] and event(events, "negotiation_ended").data["reason"] == "deadline"
+    with pytest.raises(IllegalAction):  # no negotiation action once it has ended
+        act(state, 0, {"type": "withdraw", "slot": 1}, now=NOW + 3 * T)
     # (c) the boss's call
     state = negotiation_state([TH, DR, GO, DR])
+    state, _ = act(state, SYSTEM, {"type": "powers_ready"}, now=NOW + T / 2)
     state, _ = act(state, 0, {"type": "call"}, now=NOW + T / 2)
     state, events = act(state, SYSTEM, {"type": "call_timeout"}, now=NOW + T / 2 + T / 4)
     assert event(events, "negotiation_ended").data["reason"] == "call"
@@ -857,6 +859,8 @@ def test_r73_deadlines_derive_from_t() -> None:
     assert d.due == NOW + T and d.action == {"type": "planning_timeout"} and d.kind == "choice"
     state = negotiation_state([TH, DR, GO, DR])
     state, _ = act(state, 0, {"type": "offer", "to_seat": 1, "amount": 1, "direction": "pay"}, now=NOW + 1)
+    assert {d.kind: d.due for d in RULES.deadlines(state)}["boss_powers"] == NOW + T / 2
+    state, _ = act(state, SYSTEM, {"type": "powers_ready"}, now=NOW + T / 2)
     state, _ = act(state, 0, {"type": "prompt", "target_seat": 1}, now=NOW + T / 2)
     state, _ = act(state, 0, {"type": "call"}, now=NOW + T / 2)
     dues = {d.kind: d.due for d in RULES.deadlines(state)}
@@ -907,6 +911,7 @@ def test_r76_boss_powers() -> None:
         act(state, 0, {"type": "prompt", "target_seat": 1}, now=NOW + T / 2 - 1)
     with pytest.raises(IllegalAction):
         act(state, 0, {"type": "call"}, now=NOW + T / 2 - 1)
+    state, _ = act(state, SYSTEM, {"type": "powers_ready"}, now=NOW + T / 2)
     with pytest.raises(IllegalAction):
         act(state, 1, {"type": "call"}, now=NOW + T)
     state, _ = act(state, 0, {"type": "prompt", "target_seat": 1}, now=NOW + T / 2)
@@ -914,10 +919,10 @@ def test_r76_boss_powers() -> None:
         act(state, 0, {"type": "prompt", "target_seat": 1}, now=NOW + T / 2)
     with pytest.raises(IllegalAction):
         act(state, SYSTEM, {"type": "prompt_timeout", "seat": 1}, now=NOW + T / 2 + T / 4 - 1)
-    with pytest.raises(IllegalAction):  # the prompted player's countdown is over
-        act(state, 1, {"type": "withdraw", "slot": 1}, now=NOW + T / 2 + T / 4)
     state, events = act(state, SYSTEM, {"type": "prompt_timeout", "seat": 1}, now=NOW + T / 2 + T / 4)
     assert events[0].data == {"seat": 1, "slots": [1], "reason": "prompt"}
+    with pytest.raises(IllegalAction):  # the prompted player's countdown has been applied
+        act(state, 1, {"type": "withdraw", "slot": 1}, now=NOW + T / 2 + T / 4)
     state, _ = act(state, 0, {"type": "call"}, now=NOW + T)
     with pytest.raises(IllegalAction):
         act(state, 0, {"type": "call"}, now=NOW + T)
@@ -925,14 +930,58 @@ def test_r76_boss_powers() -> None:
     assert "negotiation_ended" in types(events)
 
 
+def _boss_powers(state):  # type: ignore[no-untyped-def]
+    return [a for a in RULES.legal_actions(state, state.boss) if a["type"] in ("prompt", "call")]
+
+
+def test_r76_boss_powers_become_available_through_an_event_not_the_clock() -> None:
+    state = negotiation_state([TH, DR, GO, DR], boss=0)
+    ready = {"type": "powers_ready"}
+    (deadline,) = [d for d in RULES.deadlines(state) if d.kind == "boss_powers"]
+    assert (deadline.seats, deadline.due, deadline.action) == ((), NOW + T / 2, ready)  # nobody is waited on
+    assert _boss_powers(state) == []
+    view = RULES.view(state, None)["boss"]
+    assert view["powers_at"] == NOW + T / 2 and view["powers_ready"] is False
+    # The clock alone unlocks nothing: until the SYSTEM action has run, prompt and call are refused.
+    for payload in ({"type": "prompt", "target_seat": 1}, {"type": "call"}):
+        with pytest.raises(IllegalAction):
+            act(state, 0, payload, now=NOW + 2 * T)
+    with pytest.raises(IllegalAction):  # the time-out itself still waits for its due time
+        act(state, SYSTEM, ready, now=NOW + T / 2 - 1)
+    with pytest.raises(IllegalAction):  # and is the server's
+        act(state, 0, ready, now=NOW + T)
+    state, events = act(state, SYSTEM, ready, now=NOW + T / 2)
+    assert types(events) == ["boss_powers_ready"] and events[0].visible_to == ()
+    (line,) = RULES.log_lines(events[0].for_seat(None))
+    assert line.message == "The boss may now prompt players and call the heist."
+    assert state.powers_ready and RULES.view(state, 2)["boss"]["powers_ready"] is True
+    assert RULES.view(state, 2)["boss"]["powers_at"] == NOW + T / 2  # still there for the countdown
+    assert "boss_powers" not in [d.kind for d in RULES.deadlines(state)]
+    with pytest.raises(IllegalAction):  # once only
+        act(state, SYSTEM, ready, now=NOW + T)
+    assert _boss_powers(state) == [{"type": "prompt", "target_seat": s} for s in range(4)] + [{"type": "call"}]
+    assert [a["type"] for a in RULES.legal_actions(state, 1)].count("call") == 0  # only the boss
+    # decide reads the flag, not the clock: even a (skewed) earlier clock is fine now.
+    prompted, _ = act(state, 0, {"type": "prompt", "target_seat": 1}, now=NOW)
+    called, _ = act(state, 0, {"type": "call"}, now=NOW)
+    assert prompted.prompts == ((1, NOW + T / 4),) and called.call_due == NOW + T / 4
+    # The flag is per negotiation: the next heist starts without it.
+    state, _ = commit_all(state)
+    assert state.phase == PLANNING and not state.powers_ready
+    assert replay(RULES, negotiation_state([TH, DR, GO, DR], boss=0), events) == replace(
+        negotiation_state([TH, DR, GO, DR], boss=0), powers_ready=True
+    )
+    assert RULES.parse_action({"type": "powers_ready", "junk": 1}) == ready
+
+
 def test_r77_planning_timeout_picks_allowed_roles_then_withdraws() -> None:
     state, _ = started(4, no_repeat=True)
     state, _ = act(state, 0, {"type": "choose", "roles": [TH]})
     with pytest.raises(IllegalAction):
         act(state, SYSTEM, {"type": "planning_timeout"}, now=NOW + T - 1)
-    with pytest.raises(IllegalAction):  # too late to choose
-        act(state, 1, {"type": "choose", "roles": [TH]}, now=NOW + T)
     state, events = act(state, SYSTEM, {"type": "planning_timeout"}, now=NOW + T)
+    with pytest.raises(IllegalAction):  # the time-out has been applied: too late to choose
+        act(state, 1, {"type": "choose", "roles": [TH]}, now=NOW + T)
     picks = [e for e in events if e.type == "choice_timed_out"]
     assert [e.data["seat"] for e in picks] == [1, 2, 3]
     withdrawn = [e.data for e in events if e.type == "hand_withdrawn"]
@@ -1003,6 +1052,116 @@ def test_r80_first_action_wins() -> None:
     with pytest.raises(IllegalAction):
         act(state, 1, {"type": "accept", "offer": oid})
     assert state.balances == before.balances
+
+
+# R-80 and the engine protocol: whatever legal_actions lists is accepted, at any clock time.
+# Time passing reaches the state only through SYSTEM time-out actions (which still wait for
+# their due time); until one has been applied, the decision it would end is still open.
+
+
+def test_r80_late_choice_accepted_until_the_planning_timeout_is_applied() -> None:
+    state, _ = started(4)
+    late = NOW + T + 30
+    assert {"type": "choose", "roles": [TH]} in RULES.legal_actions(state, 1)
+    state, events = act(state, 1, {"type": "choose", "roles": [TH]}, now=late)
+    assert types(events) == ["role_chosen"]
+    state, events = act(state, SYSTEM, {"type": "planning_timeout"}, now=late)
+    assert [e.data["seat"] for e in events if e.type == "choice_timed_out"] == [0, 2, 3]
+    assert state.hand(1, 1).status == UNDECIDED  # type: ignore[union-attr]  # not withdrawn
+
+
+def test_r80_late_negotiation_actions_accepted_until_the_deadline_is_applied() -> None:
+    state = negotiation_state([TH, DR, GO, DR])
+    late = NOW + 3 * T + 30
+    state, ev = act(state, 0, {"type": "offer", "to_seat": 1, "amount": 1, "direction": "pay"}, now=late)
+    assert ev[0].data["expires"] == late + T
+    state, _ = act(state, 1, {"type": "accept", "offer": ev[0].data["offer"]}, now=late)
+    state, _ = act(state, 2, {"type": "withdraw", "slot": 1}, now=late)
+    assert state.phase == NEGOTIATION
+    state, events = act(state, SYSTEM, {"type": "negotiation_timeout"}, now=late)
+    assert event(events, "negotiation_ended").data["reason"] == "deadline"
+    with pytest.raises(IllegalAction):
+        act(state, 3, {"type": "withdraw", "slot": 1}, now=late)
+
+
+def test_r80_late_actions_accepted_until_the_call_countdown_is_applied() -> None:
+    state = negotiation_state([TH, DR, GO, DR])
+    state, _ = act(state, SYSTEM, {"type": "powers_ready"}, now=NOW + T / 2)
+    state, _ = act(state, 0, {"type": "call"}, now=NOW + T / 2)
+    late = NOW + T / 2 + T / 4 + 10
+    state, events = act(state, 3, {"type": "withdraw", "slot": 1}, now=late)
+    assert types(events) == ["hand_withdrawn"]
+    state, events = act(state, SYSTEM, {"type": "call_timeout"}, now=late)
+    assert event(events, "negotiation_ended").data["reason"] == "call"
+
+
+def test_r80_withdraw_after_the_prompt_countdown_wins_if_it_comes_first() -> None:
+    state = negotiation_state([TH, DR, GO, DR])
+    state, _ = act(state, SYSTEM, {"type": "powers_ready"}, now=NOW + T / 2)
+    state, _ = act(state, 0, {"type": "prompt", "target_seat": 1}, now=NOW + T / 2)
+    late = NOW + T / 2 + T / 4 + 5
+    assert {"type": "withdraw", "slot": 1} in RULES.legal_actions(state, 1)
+    state, events = act(state, 1, {"type": "withdraw", "slot": 1}, now=late)
+    assert types(events) == ["hand_withdrawn"] and events[0].data["reason"] == "player"
+    assert "prompt" not in [d.kind for d in RULES.deadlines(state)]
+    with pytest.raises(IllegalAction):  # the time-out lost the race: nothing waits for it any more
+        act(state, SYSTEM, {"type": "prompt_timeout", "seat": 1}, now=late)
+
+
+def test_r80_accept_after_expiry_time_wins_if_it_comes_before_expire_offer() -> None:
+    state = negotiation_state([TH, DR, GO, DR])
+    state, ev = act(state, 0, {"type": "offer", "to_seat": 2, "amount": 2, "direction": "pay"})
+    oid = ev[0].data["offer"]
+    late = NOW + T + 5
+    assert {"type": "accept", "offer": oid} in RULES.legal_actions(state, 2)
+    state, events = act(state, 2, {"type": "accept", "offer": oid}, now=late)
+    assert types(events) == ["offer_accepted"] and state.balances[2] == 4 + 2
+    with pytest.raises(IllegalAction):
+        act(state, SYSTEM, {"type": "expire_offer", "offer": oid}, now=late)
+    # the other way round: the expiry comes first, then the acceptance is refused
+    state = negotiation_state([TH, DR, GO, DR])
+    state, ev = act(state, 0, {"type": "offer", "to_seat": 2, "amount": 2, "direction": "pay"})
+    state, _ = act(state, SYSTEM, {"type": "expire_offer", "offer": oid}, now=late)
+    with pytest.raises(IllegalAction):
+        act(state, 2, {"type": "accept", "offer": oid}, now=late)
+    # decline and cancel are just as late-proof
+    state = negotiation_state([TH, DR, GO, DR])
+    state, _ = act(state, 0, {"type": "offer", "to_seat": 2, "amount": 2, "direction": "pay"})
+    act(state, 2, {"type": "decline", "offer": oid}, now=late)
+    act(state, 0, {"type": "cancel", "offer": oid}, now=late)
+
+
+def test_r80_late_name_accepted_until_the_naming_timeout_is_applied() -> None:
+    state, _ = heist([IN, TH, DR, GO, DR])
+    assert state.phase == NAMING
+    state, events = act(state, 0, {"type": "name", "role": GO}, now=NOW + 5 * T)
+    named = event(events, "role_named")
+    assert named.data["role"] == GO and not named.data["timeout"]
+    with pytest.raises(IllegalAction):
+        act(state, SYSTEM, {"type": "naming_timeout"}, now=NOW + 5 * T)
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload"),
+    [
+        ("negotiation", {"type": "negotiation_timeout"}),
+        ("call", {"type": "call_timeout"}),
+        ("prompt", {"type": "prompt_timeout", "seat": 1}),
+        ("offer", {"type": "expire_offer", "offer": 1}),
+        ("boss_powers", {"type": "powers_ready"}),
+    ],
+)
+def test_r80_timeouts_still_wait_for_their_due_time(kind: str, payload: dict[str, object]) -> None:
+    state = negotiation_state([TH, DR, GO, DR])
+    state, _ = act(state, 0, {"type": "offer", "to_seat": 2, "amount": 1, "direction": "pay"})
+    if kind in ("call", "prompt"):
+        state, _ = act(state, SYSTEM, {"type": "powers_ready"}, now=NOW + T / 2)
+        state, _ = act(state, 0, {"type": "call"} if kind == "call" else {"type": "prompt", "target_seat": 1})
+    (deadline,) = [d for d in RULES.deadlines(state) if d.kind == kind]
+    assert deadline.action == payload
+    with pytest.raises(IllegalAction):
+        act(state, SYSTEM, payload, now=deadline.due - 0.001)
+    act(state, SYSTEM, payload, now=deadline.due)
 
 
 def test_r81_steps_one_event_each_and_only_naming_pauses() -> None:

@@ -162,3 +162,32 @@ def test_log_lines_read_like_the_spec() -> None:
         for key, value in ln.params.items():
             if key.endswith("seat"):
                 assert isinstance(value, int)
+
+
+def test_bot_answers_the_offer_it_is_waited_on_for() -> None:
+    state = negotiation_state([TH, DR, GO, DR])
+    # seat 0 offers 1M for seat 2's (unique) Goon to withdraw: not worth it, so the bot declines
+    state, ev = act(state, 0, {"type": "offer", "to_seat": 2, "amount": 1, "direction": "pay", "clause_slot": 1})
+    oid = ev[0].data["offer"]
+    assert 2 in next(d.seats for d in RULES.deadlines(state) if d.kind == "offer")
+    assert RULES.bot_action(state, 2, random.Random(0)) == {"type": "decline", "offer": oid}
+    # an "ask" offer (the bot would pay) is declined too
+    state, ev = act(state, 1, {"type": "offer", "to_seat": 3, "amount": 2, "direction": "ask"})
+    assert RULES.bot_action(state, 3, random.Random(0)) == {"type": "decline", "offer": ev[0].data["offer"]}
+
+
+@pytest.mark.parametrize("now", [0.0, NOW, NOW + 30, NOW + 10_000])
+def test_r76_r80_bot_boss_action_is_accepted_at_any_clock_time(now: float) -> None:
+    # The boss bot, with nothing left to decide, may pick any quiet power: before the
+    # boss_powers_ready event it is never offered prompt or call, whatever the clock says.
+    state = negotiation_state([TH, DR, GO, DR], boss=0)
+    state, _ = act(state, 0, {"type": "commit"})
+    state, _ = act(state, 0, {"type": "roll_call"})
+    for ready in (False, True):
+        if ready:
+            state, _ = act(state, SYSTEM, {"type": "powers_ready"}, now=NOW + 30)
+        for seed in range(20):
+            action = RULES.bot_action(state, 0, random.Random(seed))
+            assert action in RULES.legal_actions(state, 0)
+            assert ready or action["type"] not in ("prompt", "call")
+            act(state, 0, action, now=now)  # accepted
