@@ -5,6 +5,8 @@ Celery in eager mode and the console e-mail backend. ``DATABASE_URL`` and ``REDI
 PostgreSQL, the Redis channel layer and a real Celery broker.
 """
 
+import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -83,7 +85,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
     # A file, not memory, so that the tests' real Celery worker process can share it.
-    DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_SQLITE_PATH", default=str(BASE_DIR / ".test-db.sqlite3"))}
+    DATABASES["default"]["TEST"] = {
+        "NAME": env.str("TEST_SQLITE_PATH", default=str(Path(tempfile.gettempdir()) / f"hideout-test-{os.getpid()}.db"))
+    }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

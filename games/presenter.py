@@ -6,6 +6,7 @@ returns them, so no template ever receives another seat's secret.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,23 +59,30 @@ def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
     return event.for_seat(seat)
 
 
-def render_param(key: str, value: Any, names: dict[int, str]) -> Any:
+def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str, str]) -> Any:
+    """A log param for people: seats become names, game ids and terms are translated."""
     if key.endswith("seat") and isinstance(value, int):
         return names.get(value, _("the server") if value == SYSTEM else str(value + 1))
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(render_param("", v, names, terms)) for v in value)
+    if isinstance(value, str):
+        if value in terms:
+            return _(terms[value])
+        if value in terms.values():
+            return _(value)
     return value
 
 
 def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[dict[str, Any]]:
     rules = rules_for(match)
     names = seat_names(match)
+    terms: Mapping[str, str] = getattr(rules, "terms", {})
     finished = match.status == Match.Status.FINISHED
     rows = list(MatchEvent.objects.filter(match=match).order_by("-seq")[: limit * 2])
     lines: list[dict[str, Any]] = []
     for row in reversed(rows):
         for line in rules.log_lines(event_for(row.to_event(), seat, finished)):
-            params = {k: render_param(k, v, names) for k, v in line.params.items()}
+            params = {k: render_param(k, v, names, terms) for k, v in line.params.items()}
             try:
                 text = _(line.message) % params if params else _(line.message)
             except (KeyError, ValueError, TypeError):

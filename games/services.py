@@ -436,7 +436,8 @@ def do_force_timeout(match_id: int) -> SubmitResult | None:
     if match.status != Match.Status.ACTIVE:
         raise ServiceError(_("This match is not in progress."), status=409)
     rules = rules_for(match)
-    deadlines = sorted(rules.deadlines(load_state(match)), key=lambda d: d.due)
+    # Someone's decision first: a deadline that waits on no seat (a timer) is not a time-out.
+    deadlines = sorted(rules.deadlines(load_state(match)), key=lambda d: (not d.seats, d.due))
     if not deadlines:
         raise ServiceError(_("Nothing is waiting for a time-out."), status=409)
     first = deadlines[0]

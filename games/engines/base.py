@@ -166,6 +166,9 @@ class Rules(Protocol[S]):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
+    terms: Mapping[str, str]
+    """Ids that log lines may carry as params (``"C1"``, ``"THUG"``) -> English names marked with
+    ``gettext_noop``; the web layer shows the translated name."""
 
     def initial(self, players: int, options: Mapping[str, Any]) -> S: ...
 
@@ -219,6 +222,7 @@ class GenericRules(Generic[S]):
     """Optional helpers engines may inherit; the protocol does not require them."""
 
     options: tuple[Option, ...] = ()
+    terms: Mapping[str, str] = {}
 
     def bot_action(self, state: S, seat: int, rng: random.Random) -> Action:
         legal: Sequence[Action] = self.legal_actions(state, seat)  # type: ignore[attr-defined]

@@ -245,3 +245,14 @@ def test_profile_saves_language_and_reminder_preference(make_user: Any) -> None:
     user.profile.refresh_from_db()
     assert user.profile.display_name == "Ana" and user.profile.language == "zh-hant"
     assert not user.profile.email_reminders
+
+
+def test_log_terms_are_translated_for_the_reader(make_user: Any) -> None:
+    """A role id or name inside a log line appears in the reader's language (zh-Hant)."""
+    match, by_seat = started_match(make_user)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["THUG"]})
+    by_seat[0].profile.language = "zh-hant"
+    by_seat[0].profile.save()
+    html = client_for(by_seat[0]).get(match.get_absolute_url()).content.decode()
+    log = html.split('id="log"')[1].split("</section>")[0]
+    assert "暴徒" in log and "Thug" not in log

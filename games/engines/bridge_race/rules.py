@@ -25,7 +25,7 @@ from .legal import actor, default_action, legal
 from .rounds import initial as initial_state
 from .rounds import outcome as outcome_of
 from .sim import NeedChoice, Sim, apply_patch, make_patch
-from .state import Game, Prompt, game_from_json, game_to_json
+from .state import ADVENTURE, BONUS, CHARACTERS, Game, Prompt, game_from_json, game_to_json
 
 MESSAGES: dict[str, str] = {
     "start": gettext_noop("The race is set up"),
@@ -273,7 +273,7 @@ class BridgeRaceRules:
             msg = MESSAGES.get(t)
             if msg is None:
                 continue
-            params = {k: (", ".join(v) if k == "faces" else v) for k, v in fx.items() if k != "t"}
+            params = {k: v for k, v in fx.items() if k != "t"}
             if t == "police_fire":
                 if fx.get("target_seat") is None:
                     continue
@@ -291,4 +291,31 @@ class BridgeRaceRules:
         return True
 
 
+def _terms() -> dict[str, str]:
+    kinds = {
+        "caltrops": gettext_noop("Caltrops"),
+        "roadblock": gettext_noop("Roadblock"),
+        "police": gettext_noop("Police"),
+        "speed": gettext_noop("Speed limit 30"),
+        "container": gettext_noop("Container"),
+    }
+    terms: dict[str, str] = {
+        "POINTER": gettext_noop("Pointer"),
+        "STEER": gettext_noop("Steering"),
+        "SHOOT": gettext_noop("Shoot"),
+        "REPAIR": gettext_noop("Repair"),
+        "DAMAGE": gettext_noop("Damage"),
+        "perfect": gettext_noop("perfect jump"),
+        "good": gettext_noop("good jump"),
+        "failed": gettext_noop("failed jump"),
+        "bonus": gettext_noop("bonus"),
+        "adventure": gettext_noop("adventure"),
+    }
+    terms.update(CHARACTERS)
+    terms.update({tile: name for tile, (name, _colour) in BONUS.items()})
+    terms.update({tile: kinds[kind] for tile, (kind, _count) in ADVENTURE.items()})
+    return terms
+
+
 RULES = BridgeRaceRules()
+RULES.terms = _terms()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from .constants import ROLE_NAMES
 from .rules import HeistRules
 from .state import State
 
 RULES = HeistRules()
+RULES.terms = ROLE_NAMES
 
 __all__ = ["RULES", "HeistRules", "State"]
