@@ -18,6 +18,7 @@ messages: locale/zh_Hant/LC_MESSAGES/django.mo
 
 run: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
 	HIDEOUT_DEV_BEAT=$${HIDEOUT_DEV_BEAT:-1} $(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
 
 test: $(STAMP) messages
