@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.utils.html import escape, format_html
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -322,7 +322,17 @@ def object_label(kind: str, n: int) -> str:
     return str(OBJECT_NAMES.get(kind, kind))
 
 
+@lru_cache(maxsize=16)
+def _bridge_labels(language: str) -> dict[tuple[int, int], str]:
+    """'lane l, row r' for every cell, translated once per language (cell_label is called a lot)."""
+    del language  # the cache key
+    fmt = gettext("lane %(lane)s, row %(row)s")
+    return {(lane, row): fmt % {"lane": lane, "row": row} for row in range(ROWS) for lane in range(LANES)}
+
+
 def cell_label(lane: int, row: int) -> str:
+    if on_bridge(lane, row):
+        return _bridge_labels(get_language() or "")[(lane, row)]
     if row >= ROWS:
         return gettext("beyond the finish")
     if row < 0:
@@ -520,7 +530,7 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
     add(f'<line class="br-startline" x1="{WATER}" y1="{y_start}" x2="{WIDTH - WATER}" y2="{y_start}"/>')
     labels = []
     for row in range(ROWS):
-        labels.append(f'<text x="{WATER / 2}" y="{cell_y(row) + CELL / 2 + 3.5}" text-anchor="middle">{row}</text>')
+        labels.append(f'<text x="9.5" y="{cell_y(row) + CELL / 2 + 3.5}" text-anchor="middle">{row}</text>')
     add(f'<g class="br-rownums" aria-hidden="true">{"".join(labels)}</g>')
     lane_labels = "".join(
         f'<text x="{cell_x(lane) + CELL / 2}" y="{road_bottom - 3}" text-anchor="middle">{lane}</text>'
@@ -581,6 +591,16 @@ def bridge_backdrop(view: dict[str, Any]) -> SafeString:
 
 def _paint(char: str) -> tuple[str, str, str]:
     return CHARACTER_PAINT.get(char, NO_PAINT)
+
+
+def _options(items: list[dict[str, Any]]) -> SafeString:
+    """<option>s for a select of cells (value, label and, for adventure tiles, data-tiles)."""
+    return mark_safe("".join(
+        f'<option value="{escape(i["value"])}"'
+        + (f' data-tiles="{escape(i["tiles"])}"' if i.get("tiles") else "")
+        + f">{escape(i['label'])}</option>"
+        for i in items
+    ))
 
 
 def _dump(payload: dict[str, Any]) -> str:
@@ -936,6 +956,8 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
             lane, row = max(0, min(LANES - 1, p["lane"])), max(0, min(ROWS - 1, p["row"]))
             focus = {"x": cell_x(lane) + CELL // 2, "y": cell_y(row) + CELL // 2}
             break
+    if focus is None:  # nobody on the bridge yet (choosing cars): show the start area
+        focus = {"x": cell_x(2) + CELL // 2, "y": cell_y(3)}
 
     # dashboards
     players = []
@@ -973,6 +995,7 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
             "leg": LEG_NAMES.get(p["leg"], p["leg"]) if view.get("mode") == "closed_border" else "",
             "resigned": p["resigned"],
             "turn_pos": order.index(s) + 1 if s in order else None,
+            "pool": turn["pool"] if turn and turn["seat"] == s and turn["stage"] in ("move", "after") else None,
             "finished_pos": finish_order.index(s) + 1 if s in finish_order else None,
         })
 
@@ -1052,21 +1075,23 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
             cells = [m["cell"] for m in mines if m["tile"] == tile]
             act["mine"] = {"payload": {"type": "PLACE_MINE", "tile": tile}, "tile": _tile_info(tile, "grey"),
                            "cells": [{"value": f"{c[0]},{c[1]}", "label": cell_label(*c)} for c in cells]}
+            mine_fmt = gettext("Bury the mine at %(cell)s")
             for c in cells:
                 targets.append({"x": cell_x(c[0]), "y": cell_y(c[1]), "lane": c[0], "row": c[1], "form": "br-mine",
                                 "field": "cell", "value": f"{c[0]},{c[1]}", "tiles": "", "kind": "mine",
-                                "label": gettext("Bury the mine at %(cell)s") % {"cell": cell_label(*c)}})
+                                "label": mine_fmt % {"cell": cell_label(*c)}})
         ramps = groups.get("PLACE_RAMP", [])
         if ramps:
             act["ramp"] = {"payload": {"type": "PLACE_RAMP", "dir": 1},
                            "cells": [{"value": f"{a['cell'][0]},{a['cell'][1]}", "label": cell_label(*a["cell"])}
                                      for a in ramps],
                            "closed": view.get("mode") == "closed_border"}
+            ramp_fmt = gettext("Place your ramp at %(cell)s")
             for a in ramps:
                 c = a["cell"]
                 targets.append({"x": cell_x(c[0]), "y": cell_y(c[1]), "lane": c[0], "row": c[1], "form": "br-ramp",
                                 "field": "cell", "value": f"{c[0]},{c[1]}", "tiles": "", "kind": "ramp",
-                                "label": gettext("Place your ramp at %(cell)s") % {"cell": cell_label(*c)}})
+                                "label": ramp_fmt % {"cell": cell_label(*c)}})
         uses = _tile_uses(groups.get("USE_TILE", []), me, view, names, b)
         for u in uses:
             if u["kind"] in ("cell", "cells"):
@@ -1075,7 +1100,13 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
                                     "form": u["form_id"], "field": "cell" if u["kind"] == "cell" else "cells[]",
                                     "value": c["value"], "tiles": "", "kind": "tile",
                                     "label": gettext("%(tile)s at %(cell)s") % {"tile": u["name"], "cell": c["label"]}})
+        for u in uses:
+            if u["kind"] == "cell":
+                u["options_html"] = _options(u["cells"])
         act["uses"] = uses
+        for key in ("mine", "ramp"):
+            if key in act:
+                act[key]["options_html"] = _options(act[key]["cells"])
     # choices that do not need the car: adventure placement, car choice, prompts
     if legal:
         placements = groups.get("PLACE_ADVENTURE", [])
@@ -1096,10 +1127,12 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
                 "cells": [{"value": f"{c[0]},{c[1]}", "label": cell_label(*c), "tiles": " ".join(ts)}
                           for c, ts in sorted(cell_tiles.items(), key=lambda kv: (-kv[0][1], kv[0][0]))],
             }
+            act["adventure"]["options_html"] = _options(act["adventure"]["cells"])
+            adv_fmt = gettext("Place the chosen tile at %(cell)s")
             for c, ts in cell_tiles.items():
                 targets.append({"x": cell_x(c[0]), "y": cell_y(c[1]), "lane": c[0], "row": c[1], "form": "br-adv",
                                 "field": "cell", "value": f"{c[0]},{c[1]}", "tiles": " ".join(ts), "kind": "adv",
-                                "label": gettext("Place the chosen tile at %(cell)s") % {"cell": cell_label(*c)}})
+                                "label": adv_fmt % {"cell": cell_label(*c)}})
         cars_ = groups.get("CHOOSE_CAR", [])
         if cars_:
             chars = list(dict.fromkeys(a["character"] for a in cars_))
@@ -1158,6 +1191,10 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
     prompt = view.get("prompt")
     prompt_seat = prompt["seat"] if prompt else None
     return {
+        "svg_objects": mark_safe(_objects_svg(objects)),
+        "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
+        "svg_piles": mark_safe(_piles_svg(piles)),
+        "svg_targets": mark_safe(_targets_svg(targets)),
         "width": WIDTH, "height": HEIGHT, "cell": CELL, "half": CELL // 2,
         "objects": objects, "piles": piles, "cars": cars, "off_cars": off_cars, "targets": targets,
         "focus": focus, "players": players, "order": order_strip, "tray": tray, "act": act,
@@ -1180,29 +1217,98 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
     }
 
 
+# ---- SVG fragments (built here: a template loop over ~100 items costs several milliseconds) ------
+
+
+def _objects_svg(objects: list[dict[str, Any]]) -> str:
+    out = []
+    for o in objects:
+        owner = ""
+        if o["owner_fill"]:
+            owner = f'<rect x="2" y="2" width="36" height="36" rx="5" class="br-owner" stroke="{o["owner_fill"]}"/>'
+        flip = ' transform="rotate(180 20 20)"' if o["flip"] else ""
+        badge = ""
+        if o["badge"]:
+            badge = ('<g class="br-badge"><rect x="24" y="0.5" width="15.5" height="12" rx="3"/>'
+                     f'<text x="31.8" y="9.7" text-anchor="middle">{o["badge"]}</text></g>')
+        if o["owner"]:
+            badge += ('<g class="br-badge owner"><rect x="0.5" y="27.5" width="12" height="12" rx="3"/>'
+                      f'<text x="6.5" y="36.8" text-anchor="middle">{o["owner"]}</text></g>')
+        out.append(
+            f'<g class="br-obj br-obj-{o["symbol"]}" transform="translate({o["x"]} {o["y"]})" '
+            f'data-cell="{o["lane"]},{o["row"]}"><title>{escape(o["title"])}</title>{owner}'
+            f'<use href="#br-s-{o["symbol"]}" width="40" height="40"{flip}/>{badge}</g>'
+        )
+    return "".join(out)
+
+
+def _car_inner(car: dict[str, Any], small: bool = False) -> str:
+    up = car["facing"] > 0
+    flip = "" if up else ' transform="rotate(180 20 20)"'
+    speed = "" if small else (
+        '<g class="br-speed"><rect x="23" y="27" width="17" height="12" rx="3"/>'
+        f'<text x="31.5" y="36.3" text-anchor="middle">{int(car["speed"])}</text></g>'
+    )
+    return (
+        f'<g class="br-car-body"{flip}><use href="#br-s-car" width="40" height="40" fill="{car["fill"]}" '
+        f'stroke="{car["outline"]}" stroke-width="1.4"/></g><text class="br-car-num" x="20" y="{27 if up else 24}" '
+        f'text-anchor="middle" fill="{car["ink"]}">{int(car["label"])}</text>{speed}'
+    )
+
+
+def _cars_svg(cars: list[dict[str, Any]], off_cars: list[dict[str, Any]]) -> str:
+    out = []
+    for c in cars:
+        css = "br-car-anim" + (" is-active" if c["active"] else "") + (" is-mine" if c["mine"] else "")
+        ring = '<rect class="br-active-ring" x="1.5" y="1.5" width="37" height="37" rx="7"/>' if c["active"] else ""
+        out.append(
+            f'<g class="{css}" id="br-car-{c["seat"]}" data-seat="{c["seat"]}" data-x="{c["x"]}" data-y="{c["y"]}" '
+            f'data-facing="{c["facing"]}" data-fill="{c["fill"]}"><g transform="translate({c["x"]} {c["y"]})">'
+            f'<title>{escape(c["title"])}</title>{ring}{_car_inner(c)}</g></g>'
+        )
+    for c in off_cars:
+        out.append(
+            f'<g class="br-car-off br-off-{c["status"]}" transform="translate({c["x"]} {c["y"]}) scale(.62)">'
+            f'<title>{escape(c["title"])}</title>{_car_inner(c, small=True)}</g>'
+        )
+    return "".join(out)
+
+
+def _piles_svg(piles: list[dict[str, Any]]) -> str:
+    return "".join(
+        f'<g class="br-pile" transform="translate({m["x"]} {m["y"]})"><title>{escape(m["title"])}</title>'
+        '<rect x="0.5" y="0.5" width="25" height="11.5" rx="3"/>'
+        f'<text x="13" y="9.6" text-anchor="middle">{escape(m["text"])}</text></g>'
+        for m in piles
+    )
+
+
+def _targets_svg(targets: list[dict[str, Any]]) -> str:
+    # Many targets (placing a tile: up to 150 cells) stay out of the Tab order: the form's <select>
+    # next to them is the keyboard way to pick a cell.
+    tab = "0" if len(targets) <= 12 else "-1"
+    out = []
+    for t in targets:
+        label = escape(t["label"])
+        attrs = f' data-form="{escape(t["form"])}"'
+        if t["field"]:
+            attrs += f' data-field="{escape(t["field"])}" data-value="{escape(t["value"])}"'
+        if t["tiles"]:
+            attrs += f' data-tiles="{escape(t["tiles"])}"'
+        if t["field"] == "cells[]":
+            attrs += ' data-submit="0"'
+        arrow = ""
+        if t.get("arrow"):
+            arrow = f'<text x="9" y="14" text-anchor="middle" class="br-target-arrow">{t["arrow"]}</text>'
+        out.append(
+            f'<g class="br-target br-target-{t["kind"]}" tabindex="{tab}" role="button" aria-label="{label}"{attrs} '
+            f'data-cell="{t["lane"]},{t["row"]}" transform="translate({t["x"]} {t["y"]})"><title>{label}</title>'
+            f'<rect x="3" y="3" width="34" height="34" rx="6"/>{arrow}</g>'
+        )
+    return "".join(out)
+
+
 @register.simple_tag
 def payload_json(payload: Any) -> str:
     """A payload as compact JSON, for data attributes (autoescaped by the template)."""
     return _dump(payload)
-
-
-@register.simple_tag
-def car_svg(car: dict[str, Any], scale: float = 1.0) -> SafeString:
-    """One car: an arrow showing its facing, coloured by character, with its seat and speed."""
-    flip = ' transform="rotate(180 20 20)"' if car["facing"] < 0 else ""
-    speed = format_html(
-        '<g class="br-speed"><rect x="23" y="27" width="17" height="12" rx="3"/>'
-        '<text x="31.5" y="36.3" text-anchor="middle">{}</text></g>',
-        car["speed"],
-    )
-    return format_html(
-        '<g class="br-car-body"{}><use href="#br-s-car" width="40" height="40" fill="{}" stroke="{}" '
-        'stroke-width="1.4"/></g><text class="br-car-num" x="20" y="{}" text-anchor="middle" fill="{}">{}</text>{}',
-        mark_safe(flip),
-        car["fill"],
-        car["outline"],
-        "27" if car["facing"] > 0 else "20",
-        car["ink"],
-        car["label"],
-        speed if scale >= 1 else "",
-    )
