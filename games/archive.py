@@ -77,6 +77,7 @@ def import_match(
             for i, (raw, e) in enumerate(zip(document["events"], events, strict=True), start=1)
         )
         match.version = len(events)
+        match.revision = 1
         _after_state_change(match, rules, state, 0, now=0.0)
         remember(match.pk, match.version, state)
     return match

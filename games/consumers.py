@@ -1,6 +1,6 @@
 """A thin WebSocket adapter: authenticate, join ``match_<id>``, push MY seat's partials on change.
 
-The channel layer carries only "match N is now at version V"; every socket renders its own view,
+The channel layer carries only "match N is now at revision R"; every socket renders its own view,
 so nothing secret is ever sent to a group. Chat messages from the client go through the same
 service as the HTTP form. Moves do not come over the socket: they are HTMX POSTs.
 """
@@ -24,7 +24,7 @@ from .presenter import match_context, viewer_for
 class MatchConsumer(AsyncJsonWebsocketConsumer):
     match_id: int
     seat: int | None
-    sent_version: int
+    sent_revision: int
     sent_chat: int
 
     async def connect(self) -> None:
@@ -40,7 +40,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.seat = seat  # type: ignore[assignment]
         # A reconnecting client says which versions it already shows (?v=&c=); it gets only news.
         query = parse_qs(self.scope.get("query_string", b"").decode())
-        self.sent_version = _int((query.get("v") or [None])[0], -1)
+        self.sent_revision = _int((query.get("v") or [None])[0], -1)
         self.sent_chat = _int((query.get("c") or [None])[0], -1)
         self.group = services.group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -57,7 +57,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "sync":
             # A reconnecting client tells us what it has; anything newer is pushed at once.
-            self.sent_version = _int(content.get("version"), -1)
+            self.sent_revision = _int(content.get("revision"), -1)
             self.sent_chat = _int(content.get("chat_version"), -1)
             await self.push(only_if_newer=True)
         elif kind == "chat":
@@ -66,16 +66,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "message": await self._gettext("Unknown message.")})
 
     async def match_changed(self, event: dict[str, Any]) -> None:
-        if event["version"] > self.sent_version or event["chat_version"] > self.sent_chat:
+        if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
             await self.push()
 
     async def push(self, only_if_newer: bool = False) -> None:
-        payload = await self._render(self.sent_version, self.sent_chat)
+        payload = await self._render(self.sent_revision, self.sent_chat)
         if payload is None:
             return
-        if only_if_newer and payload["version"] <= self.sent_version and payload["chat_version"] <= self.sent_chat:
+        if only_if_newer and payload["revision"] <= self.sent_revision and payload["chat_version"] <= self.sent_chat:
             return
-        self.sent_version = payload["version"]
+        self.sent_revision = payload["revision"]
         self.sent_chat = payload["chat_version"]
         await self.send_json(payload)
 
@@ -103,9 +103,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _presence(self, delta: int) -> None:
-        if self.seat is None:
-            return
-        Seat.objects.filter(match_id=self.match_id, number=self.seat).update(
+        # By user, not seat number: seats are renumbered when the match starts.
+        Seat.objects.filter(match_id=self.match_id, user=self.scope["user"]).update(
             open_sockets=F("open_sockets") + delta, last_seen=timezone.now()
         )
 
@@ -119,23 +118,29 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return getattr(profile, "language", None) or "en"
 
     @database_sync_to_async
-    def _render(self, have_version: int, have_chat: int) -> dict[str, Any] | None:
+    def _render(self, have_revision: int, have_chat: int) -> dict[str, Any] | None:
         """This seat's partials that changed since what the client has."""
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return None
         parts = set()
-        if match.version != have_version:
+        if match.revision != have_revision:
             parts |= {"board", "log"}
-        if match.chat_version != have_chat or match.version != have_version:
+        if match.chat_version != have_chat or match.revision != have_revision:
             parts.add("chat")  # who may chat can change with the game
         if not parts:
-            return {"type": "update", "version": match.version, "chat_version": match.chat_version, "html": ""}
+            return {"type": "update", "revision": match.revision, "chat_version": match.chat_version, "html": ""}
         with translation.override(self._language()):
             context = match_context(match, self.scope["user"], parts=frozenset(parts))
             html = "".join(render_to_string(f"games/match.html#{part}", context) for part in sorted(parts))
         self.seat = context["seat"]
-        return {"type": "update", "version": match.version, "chat_version": match.chat_version, "html": html}
+        return {
+            "type": "update",
+            "revision": match.revision,
+            "version": match.version,
+            "chat_version": match.chat_version,
+            "html": html,
+        }
 
 
 def _int(value: Any, default: Any) -> Any:

@@ -55,6 +55,9 @@ class Match(models.Model):
     seed = models.CharField(max_length=64, default=new_seed, editable=False)
     version = models.PositiveIntegerField(default=0)
     chat_version = models.PositiveIntegerField(default=0)
+    # Rises with every change a page shows (moves, seats joining, an abort); pages and sockets
+    # compare it to know whether what they show is current. ``version`` counts events only.
+    revision = models.PositiveIntegerField(default=0)
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(default=0, editable=False)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -130,6 +130,7 @@ def match_context(
         "names": names,
         "seats": seats,
         "version": match.version,
+        "revision": match.revision,
         "chat_version": match.chat_version,
         "error": error,
         "action_url": reverse("match_action", args=[match.pk]),

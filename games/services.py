@@ -108,7 +108,8 @@ def do_join_match(match_id: int, user: Any) -> Seat:
             seat = Seat.objects.create(match=match, number=_free_number(match), user=user)
         except IntegrityError as exc:  # pragma: no cover - guarded by the row lock
             raise ServiceError(_("This match is full."), status=409) from exc
-    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+        _touch(match)
+    _broadcast_after_commit(match)
     return seat
 
 
@@ -119,7 +120,8 @@ def do_leave_match(match_id: int, user: Any) -> None:
             match.status = Match.Status.ABORTED
             match.save(update_fields=["status"])
         match.seats.filter(user=user).delete()
-    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+        _touch(match)
+    _broadcast_after_commit(match)
 
 
 def do_add_bot(match_id: int, user: Any) -> Seat:
@@ -128,7 +130,8 @@ def do_add_bot(match_id: int, user: Any) -> Seat:
         if match.host_id != user.pk:
             raise NotAllowed(_("Only the host can fill seats with bots."))
         seat = Seat.objects.create(match=match, number=_free_number(match), is_bot=True)
-    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+        _touch(match)
+    _broadcast_after_commit(match)
     return seat
 
 
@@ -179,12 +182,16 @@ def do_submit_action(
                 return SubmitResult(version=receipt.version, duplicate=True)
         if match.status != Match.Status.ACTIVE:
             raise ServiceError(_("This match is not in progress."), status=409)
-        if expected_version is not None and expected_version != match.version:
-            raise StaleVersion(_("The board changed before your action arrived; here is the current board."))
         rules = rules_for(match)
-        state = load_state(match)
         try:
             action = rules.parse_action(payload)
+        except InvalidAction as exc:
+            raise ServiceError(engine_message(exc), status=400) from exc
+        stale = expected_version is not None and expected_version != match.version
+        if stale and action.get("type") not in getattr(rules, "blind_actions", ()):
+            raise StaleVersion(_("The board changed before your action arrived; here is the current board."))
+        state = load_state(match)
+        try:
             if seat != SYSTEM and seat not in rules.actors(state):
                 raise IllegalAction(gettext_noop("It is not your turn to act."))
             now = now if now is not None else clock.now()
@@ -201,7 +208,7 @@ def do_submit_action(
         if idempotency_key:
             ActionReceipt.objects.create(match=match, seat=seat, key=idempotency_key, version=match.version)
         remember(match.pk, match.version, new_state)
-    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    _broadcast_after_commit(match)
     if automatic:
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events)
@@ -227,6 +234,7 @@ def _append_events(match: Match, actor: int, events: list[Event]) -> None:
         for i, event in enumerate(events, start=1)
     )
     match.version += len(events)
+    match.revision += 1
 
 
 def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
@@ -236,7 +244,7 @@ def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, 
     """
     outcome = rules.outcome(state)
     deadlines = rules.deadlines(state) if outcome is None else []
-    fields = ["version", "next_deadline"]
+    fields = ["version", "revision", "next_deadline"]
     if outcome is not None:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
@@ -306,13 +314,20 @@ def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> No
 # --- after commit ------------------------------------------------------------------------------
 
 
-def _broadcast_after_commit(match_id: int, version: int, chat_version: int) -> None:
-    transaction.on_commit(lambda: broadcast(match_id, version, chat_version))
+def _touch(match: Match) -> None:
+    """Record that what pages show of ``match`` changed (call with the row locked)."""
+    match.revision += 1
+    Match.objects.filter(pk=match.pk).update(revision=match.revision)
 
 
-def broadcast(match_id: int, version: int, chat_version: int) -> None:
+def _broadcast_after_commit(match: Match) -> None:
+    match_id, revision, chat_version = match.pk, match.revision, match.chat_version
+    transaction.on_commit(lambda: broadcast(match_id, revision, chat_version))
+
+
+def broadcast(match_id: int, revision: int, chat_version: int) -> None:
     """Tell every socket of the match that it changed; each renders its own seat's view."""
-    message = {"type": "match.changed", "version": version, "chat_version": chat_version}
+    message = {"type": "match.changed", "revision": revision, "chat_version": chat_version}
     try:
         broadcaster.send(group_name(match_id), message)
     except Exception:  # the log is committed; a client that missed this catches up on reconnect
@@ -391,7 +406,7 @@ def do_post_chat(match_id: int, seat: int, text: str, to_seat: int | None = None
         message = ChatMessage.objects.create(match=match, seat=seat, to_seat=to_seat, text=text)
         match.chat_version += 1
         match.save(update_fields=["chat_version"])
-    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    _broadcast_after_commit(match)
     return message
 
 
@@ -403,7 +418,7 @@ def do_hide_chat(message_id: int) -> None:
         match = Match.objects.select_for_update().get(pk=message.match_id)
         match.chat_version += 1
         match.save(update_fields=["chat_version"])
-    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+    _broadcast_after_commit(match)
 
 
 # --- leaving and moderation --------------------------------------------------------------------
@@ -427,7 +442,8 @@ def do_abort_match(match_id: int) -> None:
         Seat.objects.filter(match=match).update(waiting_since=None, waiting_key="")
         match.waiting = {}
         match.save(update_fields=["waiting"])
-    _broadcast_after_commit(match.pk, match.version + 1, match.chat_version)
+        _touch(match)
+    _broadcast_after_commit(match)
 
 
 def do_force_timeout(match_id: int) -> SubmitResult | None:
@@ -453,7 +469,8 @@ def do_replace_with_bot(match_id: int, seat: int) -> None:
         if match.status != Match.Status.LOBBY and seat not in match.bot_seats:
             match.bot_seats = sorted([*match.bot_seats, seat])
             match.save(update_fields=["bot_seats"])
-    _broadcast_after_commit(match.pk, match.version, match.chat_version)
+        _touch(match)
+    _broadcast_after_commit(match)
     _schedule_followups_after_commit(match.pk, match.version)
 
 

@@ -166,6 +166,9 @@ class Rules(Protocol[S]):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
+    blind_actions: frozenset[str]
+    """Action types a seat decides regardless of what others did meanwhile (simultaneous secret
+    choices, heist's planning): a stale expected version does not refuse them."""
     terms: Mapping[str, str]
     """Ids that log lines may carry as params (``"C1"``, ``"THUG"``) -> English names marked with
     ``gettext_noop``; the web layer shows the translated name."""
@@ -223,6 +226,7 @@ class GenericRules(Generic[S]):
 
     options: tuple[Option, ...] = ()
     terms: Mapping[str, str] = {}
+    blind_actions: frozenset[str] = frozenset()
 
     def bot_action(self, state: S, seat: int, rng: random.Random) -> Action:
         legal: Sequence[Action] = self.legal_actions(state, seat)  # type: ignore[attr-defined]

@@ -109,7 +109,7 @@ async def test_chat_goes_through_the_socket_and_private_stays_private(make_user:
 
 async def test_reconnecting_client_catches_up_from_its_version(make_user: Any) -> None:
     match, by_seat = await sync_to_async(started_match)(make_user)
-    old_version, chat_version = match.version, match.chat_version
+    old_version, chat_version = match.revision, match.chat_version
     current = WebsocketCommunicator(as_user(by_seat[1]), f"/ws/match/{match.pk}/?v={old_version}&c={chat_version}")
     assert (await current.connect())[0]
     assert await current.receive_nothing(timeout=0.3)  # up to date: nothing to send
@@ -119,7 +119,7 @@ async def test_reconnecting_client_catches_up_from_its_version(make_user: Any) -
     assert (await behind.connect())[0]
     update = await behind.receive_json_from(timeout=5)
     assert update["version"] == result.version
-    await behind.send_json_to({"type": "sync", "version": old_version, "chat_version": chat_version})
+    await behind.send_json_to({"type": "sync", "revision": old_version, "chat_version": chat_version})
     assert (await behind.receive_json_from(timeout=5))["version"] == result.version
     await behind.disconnect()
 
@@ -134,3 +134,19 @@ async def test_presence_is_tracked_for_reminders(make_user: Any) -> None:
     await communicator.disconnect()
     seat = await sync_to_async(Seat.objects.get)(match=match, number=2)
     assert seat.open_sockets == 0 and seat.last_seen is not None
+
+
+async def test_lobby_changes_and_abort_are_pushed(make_user: Any) -> None:
+    host, guest = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    match = await sync_to_async(services.do_create_match)(host, "heist", 3, {}, 60)
+    host_socket = await connect(host, match.pk)
+    await sync_to_async(services.do_join_match)(match.pk, guest)
+    update = await next_update(host_socket)
+    assert guest.profile.display_name in update["html"]
+    await sync_to_async(services.do_add_bot)(match.pk, host)
+    assert "Start the match" in (await next_update(host_socket))["html"]
+    await sync_to_async(services.do_start_match)(match.pk, host)
+    await next_update(host_socket)
+    await sync_to_async(services.do_abort_match)(match.pk)
+    assert "aborted" in (await next_update(host_socket))["html"]
+    await host_socket.disconnect()

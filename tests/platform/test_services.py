@@ -60,11 +60,11 @@ def test_leave_before_start_frees_the_seat_and_the_host_leaving_cancels(make_use
 
 def test_stale_version_is_refused_and_changes_nothing(make_user: Any) -> None:
     match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
     before = (match.version, MatchEvent.objects.filter(match=match).count())
     with pytest.raises(services.StaleVersion) as info:
-        services.do_submit_action(
-            match.pk, 0, {"type": "choose", "roles": ["THUG"]}, expected_version=match.version - 1
-        )
+        services.do_submit_action(match.pk, 0, {"type": "commit"}, expected_version=match.version - 1)
     assert info.value.status == 409
     match.refresh_from_db()
     assert (match.version, MatchEvent.objects.filter(match=match).count()) == before
@@ -175,25 +175,34 @@ def test_withdrawn_player_cannot_chat_r22(make_user: Any) -> None:
     assert info.value.status == 422
 
 
-@pytest.mark.django_db(transaction=True)
+def test_simultaneous_secret_choices_are_not_refused_as_stale_r14(make_user: Any) -> None:
+    """Another player's secret choice changes nothing for mine: ``choose`` is a blind action."""
+    match, _ = started_match(make_user)
+    seen = match.version
+    services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["THUG"]}, expected_version=seen)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]}, expected_version=seen)
+    assert MatchEvent.objects.filter(match=match, type="role_chosen").count() == 2
+
+
 def test_racing_submissions_for_one_version_produce_exactly_one_event(make_user: Any) -> None:
     match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
     version = match.version
     results: list[Any] = []
     barrier = threading.Barrier(2)
 
-    def submit(role: str) -> None:
+    def submit(payload: dict[str, Any]) -> None:
         barrier.wait()
         try:
-            results.append(
-                services.do_submit_action(match.pk, 0, {"type": "choose", "roles": [role]}, expected_version=version)
-            )
+            results.append(services.do_submit_action(match.pk, 0, payload, expected_version=version))
         except services.ServiceError as exc:
             results.append(exc)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit, args=(role,)) for role in ("THUG", "GOON")]
+    moves = ({"type": "commit"}, {"type": "withdraw", "slot": 1})
+    threads = [threading.Thread(target=submit, args=(move,)) for move in moves]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -202,4 +211,5 @@ def test_racing_submissions_for_one_version_produce_exactly_one_event(make_user:
     refused = [r for r in results if isinstance(r, services.ServiceError)]
     assert len(accepted) == 1 and len(refused) == 1
     assert refused[0].status == 409
-    assert MatchEvent.objects.filter(match=match, type="role_chosen").count() == 1
+    decided = MatchEvent.objects.filter(match=match, seq__gt=version, type__in=["hands_committed", "hand_withdrawn"])
+    assert decided.filter(data__seat=0).count() == 1

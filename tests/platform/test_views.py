@@ -156,13 +156,17 @@ def test_bad_action_posts_show_a_message_and_change_nothing(
 
 def test_stale_post_gets_409_and_a_fresh_board(make_user: Any) -> None:
     match, by_seat = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
     old = match.version
-    services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["THUG"]})
-    response = post_action(client_for(by_seat[0]), match, {"type": "choose", "roles": ["GOON"]}, old)
+    services.do_submit_action(match.pk, 1, {"type": "commit"})
+    response = post_action(client_for(by_seat[0]), match, {"type": "commit"}, old)
     assert response.status_code == 409
     match.refresh_from_db()
-    assert f'data-version="{match.version}"' in response.content.decode()
-    assert MatchEvent.objects.filter(match=match, type="role_chosen").count() == 1
+    html = response.content.decode()
+    assert f'data-version="{match.revision}"' in html and f'name="version" value="{match.version}"' in html
+    assert "The board changed before your action arrived" in html
+    assert MatchEvent.objects.filter(match=match, type="hands_committed").count() == 1
 
 
 def test_duplicate_post_is_answered_once(make_user: Any) -> None:

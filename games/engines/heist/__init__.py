@@ -8,5 +8,7 @@ from .state import State
 
 RULES = HeistRules()
 RULES.terms = ROLE_NAMES
+# choices are simultaneous and secret; another player's choice never changes mine.
+RULES.blind_actions = frozenset({"choose"})
 
 __all__ = ["RULES", "HeistRules", "State"]

@@ -1,0 +1,458 @@
+"""Three people play a whole heist match in three browsers, through the UI only.
+
+Sign-up with e-mail verification, a match created and shared by its invite link, then a full
+quick game (R-62) with two hands each (R-52): every move must reach the other two pages over the
+WebSocket without a reload, and no page may show another player's secret role before the heist
+reveals it (R-14, R-65, R-66).
+
+The choices make the end certain (R-58 a): in heist 1 player 1 stays with Mastermind and Thug,
+player 2 keeps only a Goon and player 3 withdraws; from heist 2 on only player 1 stays, takes the
+whole loot plus the Mastermind's 2M and passes the 16M target.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from .conftest import LiveSite, browser_unavailable
+
+_why_not = browser_unavailable()
+if _why_not:
+    pytest.skip(_why_not, allow_module_level=True)
+
+from playwright.sync_api import BrowserContext, Locator, Page, expect  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+TIMEOUT = 15_000  # ms, for every wait on a page
+ROLE_NAMES = {
+    "INFORMANT": "Informant",
+    "THUG": "Thug",
+    "DRIVER": "Driver",
+    "GOON": "Goon",
+    "MASTERMIND": "Mastermind",
+}
+# Nobody names an informant here, so no heist pauses for a lone informant's naming (R-31 b).
+ROLES = {1: ("MASTERMIND", "THUG"), 2: ("DRIVER", "GOON"), 3: ("GOON", "DRIVER")}
+MAX_HEISTS = 6  # V-QUICK
+
+
+@dataclass
+class Player:
+    number: int
+    email: str
+    password: str
+    context: BrowserContext
+    page: Page
+    errors: list[str]
+
+    @property
+    def name(self) -> str:  # the profile's name: the e-mail's local part
+        return self.email.split("@")[0]
+
+
+# --- small helpers -----------------------------------------------------------------------------
+
+
+def board_version(page: Page) -> int:
+    return int(page.locator("#board").get_attribute("data-version") or "-1")
+
+
+def wait_board_version(page: Page, at_least: int) -> None:
+    page.wait_for_function(
+        "v => { const b = document.getElementById('board'); return !!b && parseInt(b.dataset.version, 10) >= v; }",
+        arg=at_least,
+        timeout=TIMEOUT,
+    )
+
+
+def mark_loaded(page: Page) -> None:
+    """A flag that only survives as long as the page is not reloaded or navigated away from."""
+    page.evaluate("window.__e2eSamePage = true")
+
+
+def assert_not_reloaded(player: Player) -> None:
+    assert player.page.evaluate("window.__e2eSamePage === true"), f"{player.name}'s page was reloaded"
+
+
+def row(page: Page, name: str) -> Locator:
+    return page.locator("#board table.players tbody tr").filter(has_text=name)
+
+
+def log_lines(page: Page) -> list[str]:
+    return [line.strip() for line in page.locator("#log li").all_inner_texts()]
+
+
+def heist_log(page: Page, heist: int) -> list[str]:
+    """The log lines of the running heist, whichever way round the page lists them."""
+    lines = log_lines(page)
+    starts = [i for i, line in enumerate(lines) if line.startswith(f"Heist {heist}:")]
+    assert starts, f"no log line for the start of heist {heist}: {lines}"
+    anchor = starts[-1]
+    boundary = f"Heist {heist - 1} is over." if heist > 1 else "The game begins"
+    before = [i for i, line in enumerate(lines) if line.startswith(boundary)]
+    if before and before[0] > anchor:  # newest first
+        return lines[: anchor + 1]
+    return lines[anchor:]
+
+
+def submit(actor: Player, button: Locator) -> tuple[int, str]:
+    """Click an action button and wait until its answer is shown: (HTTP status, error shown or "")."""
+    page = actor.page
+    before = board_version(page)
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/action/")) as answer:
+        button.click()
+    status = answer.value.status
+    page.wait_for_function(
+        "v => { const b = document.getElementById('board');"
+        " return !!b && (parseInt(b.dataset.version, 10) > v || !!b.querySelector('.error')); }",
+        arg=before,
+        timeout=TIMEOUT,
+    )
+    error = page.locator("#board .error")
+    return status, error.first.inner_text() if status != 200 and error.count() else ""
+
+
+def act(actor: Player, button: Locator, everyone: list[Player]) -> int:
+    """Click an action button, check it was accepted, and wait until every page shows its result.
+
+    Waiting for the other pages' boards to reach the new version is the live-update check: they
+    are never reloaded, so only the WebSocket push can bring it.
+    """
+    status, error = submit(actor, button)
+    assert status == 200, f"{actor.name}'s action was refused: HTTP {status} {error}"
+    version = board_version(actor.page)
+    for other in everyone:
+        if other is not actor:
+            wait_board_version(other.page, version)
+    return version
+
+
+def choose_form(page: Page) -> Locator:
+    return page.locator("#board form").filter(has=page.locator("select[name='roles[]']"))
+
+
+def fill_choice(player: Player, roles: tuple[str, str]) -> Locator:
+    """Select the two roles (R-52); returns the form's submit button."""
+    form = choose_form(player.page)
+    expect(form).to_be_visible(timeout=TIMEOUT)
+    selects = form.locator("select[name='roles[]']")
+    selects.nth(0).select_option(roles[0])
+    selects.nth(1).select_option(roles[1])
+    return form.get_by_role("button", name="Choose")
+
+
+def choose(player: Player, roles: tuple[str, str], everyone: list[Player]) -> None:
+    act(player, fill_choice(player, roles), everyone)
+
+
+def click_action(player: Player, label: str, everyone: list[Player]) -> None:
+    button = player.page.locator("#board .actions").get_by_role("button", name=label, exact=True)
+    expect(button).to_be_visible(timeout=TIMEOUT)
+    act(player, button, everyone)
+
+
+def assert_secrets_kept(viewer: Player, everyone: list[Player], chosen: dict[int, tuple[str, ...]], heist: int) -> None:
+    """Before the reveal, ``viewer``'s page holds no other player's role (R-14, R-65, R-66).
+
+    Checked against what the board can show (games/engines/heist/view.py): a hand's ``role`` only
+    for its owner or once revealed, ``me.roles`` only the viewer's own; and the log.
+    """
+    page = viewer.page
+    mine = set(chosen.get(viewer.number, ()))
+    for other in everyone:
+        if other is viewer:
+            continue
+        other_row = row(page, other.name)
+        expect(other_row).to_have_count(1)
+        text, html = other_row.inner_text(), other_row.inner_html()
+        for role_id, role_name in ROLE_NAMES.items():
+            assert role_name not in text, f"{viewer.name} sees a role in {other.name}'s row: {text!r}"
+            assert role_id not in html, f"{viewer.name}'s board has {role_id} in {other.name}'s row: {html!r}"
+        # The private panel ("Your role: …") shows the viewer's roles only.
+        panel = page.locator("#board .my-panel")
+        panel_text = panel.inner_text() if panel.count() else ""
+        for role_id in set(chosen.get(other.number, ())) - mine:
+            assert ROLE_NAMES[role_id] not in panel_text, (
+                f"{viewer.name}'s panel shows {other.name}'s {ROLE_NAMES[role_id]}: {panel_text!r}"
+            )
+    for line in heist_log(page, heist):
+        if line.startswith("You chose"):
+            assert line == f"You chose {', '.join(ROLE_NAMES[r] for r in chosen[viewer.number])}.", line
+            continue
+        for other in everyone:
+            if other is not viewer and other.name in line:
+                assert not any(n in line for n in ROLE_NAMES.values()), f"{viewer.name}'s log leaks: {line!r}"
+
+
+# --- sign-up -----------------------------------------------------------------------------------
+
+
+def sign_up(site: LiveSite, player: Player) -> None:
+    page = player.page
+    page.goto("/accounts/signup/")
+    form = page.locator("form[action='/accounts/signup/']")
+    form.locator("input[name='email']").fill(player.email)
+    form.locator("input[name='password1']").fill(player.password)
+    form.locator("input[name='password2']").fill(player.password)
+    form.get_by_role("button", name="Sign Up").click()
+    expect(page).to_have_url(re.compile(r"/accounts/confirm-email/$"), timeout=TIMEOUT)
+
+    link = site.link_in_mail(player.email, r"https?://[^\s\"'<>]+/accounts/confirm-email/[^\s\"'<>]+")
+    assert link.startswith(site.url), f"verification link {link} does not point at {site.url}"
+    page.goto(link)
+    # ACCOUNT_CONFIRM_EMAIL_ON_GET + ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION: confirmed and signed in.
+    expect(page).to_have_url(f"{site.url}/", timeout=TIMEOUT)
+    expect(page.locator("header").get_by_role("button", name="Log out")).to_be_visible(timeout=TIMEOUT)
+
+
+# --- lobby -------------------------------------------------------------------------------------
+
+
+def new_player(browser: Any, site: LiveSite, number: int, email: str) -> Player:
+    context = browser.new_context(base_url=site.url)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    return Player(number, email, f"Pw-{secrets.token_urlsafe(12)}", context, page, errors)
+
+
+def create_match(host: Player, seats: int, minutes: int, *, quick: bool) -> tuple[str, str]:
+    """The host fills in the create form; returns the match page's URL and the invite link."""
+    page = host.page
+    page.goto("/matches/new/?game=heist")
+    page.locator("#id_game").select_option("heist")
+    page.locator("#id_seats").fill(str(seats))
+    page.locator("#id_time_amount").fill(str(minutes))
+    page.locator("#id_time_unit").select_option("minutes")
+    if quick:
+        page.locator("#id_heist__quick").check()
+    page.get_by_role("button", name="Create").click()
+    expect(page).to_have_url(re.compile(r"/m/\d+/$"), timeout=TIMEOUT)
+    expect(page.locator("#board .lobby-panel")).to_contain_text(f"1 of {seats} seats taken.")
+    invite = page.locator("#invite").input_value()
+    base = page.url.split("/m/")[0]
+    assert re.fullmatch(rf"{re.escape(base)}/invite/[\w-]+/", invite), invite
+    return page.url, invite
+
+
+def join(player: Player, invite: str, match_url: str, seats_taken: int, seats: int) -> None:
+    page = player.page
+    page.goto(invite)
+    expect(page).to_have_url(match_url)
+    with page.expect_navigation():  # HX-Redirect
+        page.locator("#join-match").click()
+    panel = page.locator("#board .lobby-panel")
+    expect(panel).to_contain_text(f"{seats_taken} of {seats} seats taken.", timeout=TIMEOUT)
+    expect(panel.get_by_role("button", name="Leave")).to_be_visible()
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+
+def test_three_players_play_a_heist_match_to_the_end(live_site: LiveSite, browser: Any) -> None:
+    run = secrets.token_hex(3)
+    players = [
+        new_player(browser, live_site, number, f"{first}_{run}@example.com")
+        for number, first in ((1, "alice"), (2, "bruno"), (3, "carla"))
+    ]
+    p1, p2, p3 = players
+    try:
+        for player in players:
+            sign_up(live_site, player)
+
+        # -- player 1 creates the match; players 2 and 3 join by the invite link -----------------------
+        match_url, invite = create_match(p1, 3, 10, quick=True)
+        mark_loaded(p1.page)
+        for taken, joiner in enumerate((p2, p3), start=2):
+            join(joiner, invite, match_url, taken, 3)
+            mark_loaded(joiner.page)
+        # The lobby is pushed too: the host sees both arrive and the start button, without reloading.
+        expect(p1.page.locator("#board .seat-list")).to_contain_text(p2.name, timeout=TIMEOUT)
+        expect(p1.page.locator("#board .seat-list")).to_contain_text(p3.name)
+        start = p1.page.locator("#start-match")
+        expect(start).to_be_visible(timeout=TIMEOUT)
+        assert_not_reloaded(p1)
+
+        # -- player 1 starts (HTMX answers with HX-Redirect: player 1's page reloads, by design) ------
+        with p1.page.expect_navigation():
+            start.click()
+        for player in players:
+            expect(player.page.locator("#board .heist-status")).to_contain_text("Heist 1 of 6", timeout=TIMEOUT)
+            expect(player.page.locator("#board .heist-status")).to_contain_text("Quick game")
+        mark_loaded(p1.page)
+        assert_not_reloaded(p2)
+        assert_not_reloaded(p3)
+
+        # -- chat reaches the others live --------------------------------------------------------------
+        hello = f"good luck {run}"
+        p2.page.locator("#chat-text").fill(hello)
+        p2.page.locator("#chat-form").get_by_role("button", name="Send").click()
+        for player in players:
+            expect(player.page.locator("#chat")).to_contain_text(hello, timeout=TIMEOUT)
+
+        # -- heists until the final standings ----------------------------------------------------------
+        heist = 0
+        while True:
+            heist += 1
+            assert heist <= MAX_HEISTS, "the quick game should be over after 6 heists"
+            for player in players:
+                expect(player.page.locator("#board .heist-status")).to_contain_text(
+                    f"Heist {heist} of 6", timeout=TIMEOUT
+                )
+                expect(player.page.locator("#board .actions")).to_contain_text("Choose your role in secret")
+            chosen: dict[int, tuple[str, ...]] = {}
+
+            # Planning: one at a time; the others see "has chosen", never what.
+            for chooser in players:
+                choose(chooser, ROLES[chooser.number], players)
+                chosen[chooser.number] = ROLES[chooser.number]
+                names = ", ".join(ROLE_NAMES[r] for r in ROLES[chooser.number])
+                expect(chooser.page.locator("#board .my-panel")).to_contain_text(f"Your role: {names}")
+                for viewer in players:
+                    if chooser.number < 3:  # still planning: "has chosen" is the only trace
+                        expect(row(viewer.page, chooser.name)).to_contain_text("has chosen", timeout=TIMEOUT)
+                    assert_secrets_kept(viewer, players, chosen, heist)
+
+            # Negotiation: the pool is public (anonymous), the hands are not.
+            for viewer in players:
+                expect(viewer.page.locator("#board .actions")).to_contain_text("Stay or withdraw", timeout=TIMEOUT)
+                expect(viewer.page.locator("#board .pool")).to_contain_text("Face-up pool:")
+                for role_id in ROLES[viewer.number]:
+                    expect(row(viewer.page, viewer.name)).to_contain_text(ROLE_NAMES[role_id])
+                assert_secrets_kept(viewer, players, chosen, heist)
+
+            click_action(p1, "Commit: I stay", players)
+            for viewer in (p2, p3):
+                expect(viewer.page.locator("#log")).to_contain_text(f"{p1.name} committed", timeout=TIMEOUT)
+                expect(row(viewer.page, p1.name)).not_to_contain_text("undecided")
+                expect(row(viewer.page, p1.name)).to_contain_text("committed")
+                assert_secrets_kept(viewer, players, chosen, heist)
+
+            click_action(p2, "Withdraw hand #1", players)
+            for viewer in (p1, p3):
+                expect(viewer.page.locator("#log")).to_contain_text(f"{p2.name} withdrew and took back")
+                expect(row(viewer.page, p2.name)).to_contain_text("withdrawn")
+                assert_secrets_kept(viewer, players, chosen, heist)
+            if heist == 1:
+                click_action(p2, "Commit: I stay", players)  # the Goon (hand #2) stays
+            else:
+                click_action(p2, "Withdraw hand #2", players)
+
+            click_action(p3, "Withdraw hand #1", players)
+            for viewer in (p1, p2):
+                assert_secrets_kept(viewer, players, chosen, heist)
+            click_action(p3, "Withdraw hand #2", players)  # the last decision: the heist runs
+
+            # The heist's reveals reach every log (R-81); player 1's two hands survive.
+            for viewer in players:
+                log = viewer.page.locator("#log")
+                expect(log).to_contain_text(f"Heist {heist} is over.", timeout=TIMEOUT)
+                expect(log).to_contain_text(f"{p1.name} revealed Mastermind")
+                expect(log).to_contain_text(f"{p1.name} revealed Thug")
+                if heist == 1:
+                    expect(log).to_contain_text(f"{p2.name} revealed Goon")
+                    expect(log).to_contain_text(f"The Goon {p2.name} takes 2M from the Thug {p1.name}.")
+            if p1.page.locator("#board .standings").count():
+                break
+
+        # -- the end: everybody sees the final standings without reloading ------------------------------
+        for viewer in players:
+            standings = viewer.page.locator("#board .standings")
+            expect(standings.get_by_role("heading", name="Final standings")).to_be_visible(timeout=TIMEOUT)
+            entries = standings.locator("li")
+            expect(entries).to_have_count(3)
+            expect(entries.first).to_contain_text(p1.name)
+            expect(entries.first).to_contain_text("winner")
+            expect(viewer.page.locator("#board .heist-status")).to_contain_text("Game over")
+            expect(viewer.page.locator("#board .actions")).to_have_count(0)
+            expect(viewer.page.locator("#log")).to_contain_text(f"{p1.name} wins with")
+            # R-68: once the match is over its players see its secrets.
+            expect(viewer.page.locator("#board details.final")).to_have_count(1)
+            expect(viewer.page.locator("#conn")).to_have_text("")
+            assert_not_reloaded(viewer)
+            assert not viewer.errors, f"{viewer.name}'s page reported: {viewer.errors}"
+        assert heist == 2, f"the game should end after heist 2 (player 1 passes 16M), not {heist}"
+        live_site.check_alive()
+    finally:
+        for player in players:
+            player.context.close()
+
+
+def test_the_host_sees_players_join_without_reloading(live_site: LiveSite, browser: Any) -> None:
+    run = secrets.token_hex(3)
+    host = new_player(browser, live_site, 1, f"dora_{run}@example.com")
+    guest = new_player(browser, live_site, 2, f"emil_{run}@example.com")
+    try:
+        sign_up(live_site, host)
+        sign_up(live_site, guest)
+        match_url, invite = create_match(host, 3, 10, quick=True)
+        mark_loaded(host.page)
+        join(guest, invite, match_url, 2, 3)
+        expect(host.page.locator("#board .seat-list")).to_contain_text(guest.name, timeout=5_000)
+        expect(host.page.locator("#board .lobby-panel")).to_contain_text("2 of 3 seats taken.")
+        assert_not_reloaded(host)
+    finally:
+        host.context.close()
+        guest.context.close()
+
+
+def test_a_player_and_two_bots_play_to_the_end(live_site: LiveSite, browser: Any) -> None:
+    """Bots move on the server (a Celery task: the worker with Redis, in-process without); their
+    moves reach the page live, through the channel layer, from whichever process made them."""
+    host = new_player(browser, live_site, 1, f"fiona_{secrets.token_hex(3)}@example.com")
+    page = host.page
+    stale = 0
+    try:
+        sign_up(live_site, host)
+        create_match(host, 3, 10, quick=True)
+        panel = page.locator("#board .lobby-panel")
+        for taken in (2, 3):
+            with page.expect_navigation():  # HX-Redirect
+                panel.get_by_role("button", name="Fill a seat with a bot").click()
+            expect(panel).to_contain_text(f"{taken} of 3 seats taken.", timeout=TIMEOUT)
+        with page.expect_navigation():  # HX-Redirect
+            page.locator("#start-match").click()
+        expect(page.locator("#board .heist-status")).to_contain_text("Heist 1 of 6", timeout=TIMEOUT)
+        mark_loaded(page)
+
+        standings = page.locator("#board .standings")
+        commit = page.locator("#board .actions").get_by_role("button", name="Commit: I stay", exact=True)
+        for _ in range(2 * MAX_HEISTS + 10):
+            expect(standings.or_(choose_form(page)).or_(commit).first).to_be_visible(timeout=TIMEOUT)
+            if standings.count():
+                break
+            choosing = not commit.count()
+            # While the player picks, the bots' moves re-render the board; the picks must survive.
+            button = fill_choice(host, ROLES[1]) if choosing else commit
+            status, error = submit(host, button)
+            if status != 200:
+                # Bots decide at the same time; a move made on a board a bot just changed is
+                # refused with the fresh board (409), and the player simply decides again.
+                assert status == 409, f"HTTP {status} {error}"
+                stale += 1
+            elif choosing:
+                expect(page.locator("#board .my-panel")).to_contain_text("Your role: Mastermind, Thug")
+        else:
+            raise AssertionError("no final standings after the longest possible game")
+
+        expect(standings.get_by_role("heading", name="Final standings")).to_be_visible()
+        expect(standings.locator("li")).to_have_count(3)
+        log = page.locator("#log")
+        expect(log).to_contain_text("Bot")
+        expect(log).to_contain_text("wins with")
+        assert_not_reloaded(host)
+        assert not host.errors, f"the page reported: {host.errors}"
+        assert stale <= MAX_HEISTS * 2, f"{stale} refused moves"
+        if live_site.redis:
+            worker = next(p for p in live_site.procs if p.name == "celery-worker")
+            assert "games.tasks.advance_match[" in worker.text(), "the worker ran no advance_match task"
+    finally:
+        host.context.close()
