@@ -260,6 +260,22 @@ class LiveSite:
     database: str
     redis: bool
     procs: list[Proc] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)  # the servers' environment (DATABASE_URL, ...)
+
+    def manage(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """Run ``manage.py *args`` against this site's database (and broker); fails on a non-zero exit."""
+        done = subprocess.run(
+            [_bin("python"), "manage.py", *args],
+            cwd=BASE_DIR,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if done.returncode != 0:
+            command = " ".join(args)
+            raise AssertionError(f"manage.py {command} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+        return done
 
     def logs(self) -> str:
         return "\n".join(f"===== {p.name} (exit {p.popen.poll()}) =====\n{p.text()}" for p in self.procs)
@@ -386,6 +402,7 @@ def live_site() -> Iterator[LiveSite]:
         if redis_url and not os.environ.get("CELERY_BROKER_URL"):
             broker = PrivateBroker(redis_url)
             env["CELERY_BROKER_URL"] = broker.url
+        site.env = env
 
         migrate = subprocess.run(
             [_bin("python"), "manage.py", "migrate", "--noinput"],

@@ -1,0 +1,95 @@
+"""Write bridge_race_late.json: a 3-player standard Bridge Race late in the race, seat 0 to move.
+
+Bots play every seat through the engine only (no Django): ``RULES.decide``/``RULES.evolve`` from
+``RULES.initial(3, {"mode": "standard", "time_limit": 60})`` with a fixed seed and fixed clock
+values, so the same file comes out every time. The play stops at the start of a turn of seat 0
+(before rolling, nothing to choose) once the leading car is at row ``LEAD_ROW`` or beyond and no
+car has crossed the finish yet.
+
+    .venv/bin/python tests/e2e/data/make_bridge_race_late.py          # writes the file
+    .venv/bin/python tests/e2e/data/make_bridge_race_late.py --check  # fails if it would change
+
+Load it with ``manage.py import_match tests/e2e/data/bridge_race_late.json a@x b@x c@x``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+BASE_DIR = Path(__file__).resolve().parents[3]
+if str(BASE_DIR) not in sys.path:
+    sys.path.insert(0, str(BASE_DIR))
+
+from games.engines.base import SYSTEM, DecideContext, replay, rng_for  # noqa: E402
+from games.engines.bridge_race import RULES  # noqa: E402
+
+OUT = Path(__file__).with_name("bridge_race_late.json")
+SEED = "e2e-bridge-race-late-1"
+BOT_SEED = 20240601
+OPTIONS = {"mode": "standard"}
+TIME_LIMIT = 60
+LEAD_ROW = 26
+START_CLOCK = 1_700_000_000.0  # fixed "now" of the first action; each action is 5 s later
+MAX_ACTIONS = 5000
+
+
+def late_position(state: Any) -> bool:
+    if state.phase != "turn" or state.turn is None or state.prompt is not None:
+        return False
+    if state.turn.seat != 0 or state.turn.stage != "pre" or state.finish_order:
+        return False
+    rows = [c.row for c in state.cars if c.on_board]
+    return bool(rows) and max(rows) >= LEAD_ROW
+
+
+def build() -> dict[str, Any]:
+    bots = random.Random(BOT_SEED)
+    start = RULES.initial(3, {**OPTIONS, "time_limit": TIME_LIMIT})
+    state = start
+    events: list[dict[str, Any]] = []
+    for n in range(MAX_ACTIONS):
+        if late_position(state):
+            break
+        actors = RULES.actors(state)
+        if not actors:
+            raise SystemExit("the race ended before a late position of seat 0 came up; change BOT_SEED")
+        seat = next(iter(actors))
+        action = RULES.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else RULES.bot_action(state, seat, bots)
+        ctx = DecideContext(rng=rng_for(SEED, len(events)), now=START_CLOCK + 5 * n)
+        for event in RULES.decide(state, seat, action, ctx):
+            state = RULES.evolve(state, event)
+            events.append({"actor": seat, **event.to_json()})
+    else:
+        raise SystemExit(f"no late position within {MAX_ACTIONS} actions")
+    # The document must replay to the same position, as import_match will do.
+    from games.engines.base import Event
+
+    assert replay(RULES, start, [Event.from_json(e) for e in events]) == state
+    return {
+        "format": 1,
+        "game": "bridge_race",
+        "seat_count": 3,
+        "options": OPTIONS,
+        "time_limit": TIME_LIMIT,
+        "seed": SEED,
+        "events": events,
+    }
+
+
+def main() -> None:
+    text = json.dumps(build(), indent=None, separators=(",", ":"), sort_keys=True) + "\n"
+    if "--check" in sys.argv[1:]:
+        if not OUT.exists() or OUT.read_text() != text:
+            raise SystemExit(f"{OUT} is out of date: run {Path(__file__).name}")
+        print(f"{OUT.name} is up to date")
+        return
+    OUT.write_text(text)
+    print(f"wrote {OUT} ({len(json.loads(text)['events'])} events)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Three people finish a Bridge Race from a stored late-game position, through the UI only.
+
+The position (tests/e2e/data/bridge_race_late.json, written by make_bridge_race_late.py) is a
+3-player standard race in round 13, seat 0 (row 27, 30 mph) about to roll. It is loaded the
+way any stored match is, with ``manage.py import_match``, and the three seats go to three people
+who signed up through the site. Then whoever's turn it is clicks through it (roll, final dice,
+resolve, steps, end of turn; prompts and adventure tiles take the first offer) until the final
+standings. Every action must reach the other two pages over the WebSocket without a reload.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LiveSite, browser_unavailable
+
+_why_not = browser_unavailable()
+if _why_not:
+    pytest.skip(_why_not, allow_module_level=True)
+
+from playwright.sync_api import Locator, expect  # noqa: E402
+
+from .test_heist_browser import (  # noqa: E402
+    TIMEOUT,
+    Player,
+    assert_not_reloaded,
+    board_version,
+    mark_loaded,
+    new_player,
+    sign_up,
+    submit,
+    wait_board_version,
+)
+
+pytestmark = pytest.mark.e2e
+
+POSITION = Path(__file__).parent / "data" / "bridge_race_late.json"
+TWENTY_YEARS = 630_720_000  # seconds per decision: the stored clock values never time out
+MAX_ACTIONS = 400
+MAX_SECONDS = 240.0
+MAX_STALE = 10
+# The controls a player clicks, by the action type in the form's hidden ``action`` input, in order.
+PRIORITY = ("CHOOSE", "CHOOSE_CAR", "PLACE_ADVENTURE", "ROLL", "FINALIZE_DICE", "RESOLVE_DICE", "STEP", "END_TURN")
+ACTION_FORMS = "#board form:has(input[name=action])"
+
+
+def action_forms(page: Any) -> list[dict[str, Any]]:
+    """Every action form on the board: its index among ACTION_FORMS and its parsed payload."""
+    values = page.locator(ACTION_FORMS).evaluate_all(
+        "forms => forms.map(f => f.querySelector('input[name=action]').value)"
+    )
+    out = []
+    for index, raw in enumerate(values):
+        try:
+            payload = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(payload, dict):
+            out.append({"index": index, "payload": payload})
+    return out
+
+
+def pick(forms: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The form to submit: the first by PRIORITY; the fastest RESOLVE_DICE, STEP straight ahead."""
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for form in forms:
+        by_type.setdefault(str(form["payload"].get("type")), []).append(form)
+    for kind in PRIORITY:
+        candidates = by_type.get(kind)
+        if not candidates:
+            continue
+        if kind == "RESOLVE_DICE":  # the quick buttons and the form: most speed, then most repair
+            return max(
+                candidates,
+                key=lambda f: (
+                    sum(int(a[1]) for a in f["payload"].get("adjust") or []),
+                    len(f["payload"].get("repair") or []),
+                ),
+            )
+        if kind == "STEP":
+            return next((f for f in candidates if f["payload"].get("dir") == "STRAIGHT"), candidates[0])
+        return candidates[0]
+    return None
+
+
+def describe(form: dict[str, Any], button: Locator) -> str:
+    try:
+        label = " ".join(button.inner_text(timeout=1_000).split())
+    except Exception:  # only for the message
+        label = "?"
+    return f"{json.dumps(form['payload'], separators=(',', ':'))} (button {label!r})"
+
+
+def whose_turn(players: list[Player]) -> tuple[Player, dict[str, Any]] | None:
+    """The player whose up-to-date page offers a control, with the control; None when none does."""
+    versions = [board_version(p.page) for p in players]
+    for player, version in zip(players, versions, strict=True):
+        if version < max(versions):
+            continue  # its page still waits for a push: it might show a board that is gone
+        form = pick(action_forms(player.page))
+        if form is not None:
+            return player, form
+    return None
+
+
+def finished(players: list[Player]) -> bool:
+    return all(p.page.locator("#board .standings").count() for p in players)
+
+
+def load_position(site: LiveSite, players: list[Player]) -> str:
+    done = site.manage("import_match", str(POSITION), *(p.email for p in players), "--time-limit", str(TWENTY_YEARS))
+    found = re.search(r"at version (\d+): (/m/\d+/)", done.stdout)
+    assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
+    assert int(found.group(1)) == len(json.loads(POSITION.read_text())["events"])
+    return found.group(2)
+
+
+def test_three_players_finish_a_stored_bridge_race(live_site: LiveSite, browser: Any) -> None:
+    run = secrets.token_hex(3)
+    players = [
+        new_player(browser, live_site, number, f"{first}_{run}@example.com")
+        for number, first in ((1, "gina"), (2, "hugo"), (3, "ines"))
+    ]
+    last = "nothing yet"
+    actions = stale = 0
+    clicked: dict[str, int] = {}
+    try:
+        for player in players:
+            sign_up(live_site, player)
+        match_url = load_position(live_site, players)
+
+        for player in players:
+            player.page.goto(match_url)
+            expect(player.page.locator("#board .br-status")).to_contain_text("Round 13", timeout=TIMEOUT)
+            mark_loaded(player.page)
+        first = players[0].page
+        expect(first.locator("#board .br-status")).to_contain_text("Your turn")
+        for other in players[1:]:
+            expect(other.page.locator("#board .br-status")).to_contain_text(f"{players[0].name}")
+
+        started = idle_since = time.monotonic()
+        while not finished(players):
+            elapsed = time.monotonic() - started
+            assert actions < MAX_ACTIONS, f"no final standings after {actions} actions; last: {last}"
+            assert elapsed < MAX_SECONDS, f"no final standings after {elapsed:.0f} s ({actions} actions); last: {last}"
+            turn = whose_turn(players)
+            if turn is None:  # the server's own steps (end of round) or a push still on its way
+                if any(p.page.locator("#board .standings").count() for p in players):
+                    for player in players:
+                        expect(player.page.locator("#board .standings")).to_be_visible(timeout=TIMEOUT)
+                    break
+                if time.monotonic() - idle_since > TIMEOUT / 1000:
+                    raise AssertionError(f"no page offers a control for {TIMEOUT / 1000:.0f} s; last: {last}")
+                time.sleep(0.1)
+                continue
+            actor, form = turn
+            button = actor.page.locator(ACTION_FORMS).nth(form["index"]).locator("button[type=submit]").first
+            last = f"{actor.name}: {describe(form, button)}"
+            status, error = submit(actor, button)
+            actions += 1
+            kind = str(form["payload"].get("type"))
+            clicked[kind] = clicked.get(kind, 0) + 1
+            if status == 409:  # the board moved on before the click arrived: the fresh one is shown
+                stale += 1
+                idle_since = time.monotonic()
+                assert stale <= MAX_STALE, f"{stale} refused (stale) actions; last: {last}"
+                continue
+            assert status == 200, f"{last} was refused: HTTP {status} {error!r}"
+            idle_since = time.monotonic()
+            version = board_version(actor.page)
+            for other in players:
+                if other is not actor:
+                    try:
+                        wait_board_version(other.page, version)
+                    except Exception as exc:
+                        raise AssertionError(f"{other.name}'s page did not get board {version} after {last}") from exc
+            for player in players:
+                assert_not_reloaded(player)
+
+        for player in players:
+            standings = player.page.locator("#board .standings")
+            expect(standings.get_by_role("heading", name="Final standings")).to_be_visible(timeout=TIMEOUT)
+            expect(standings.locator("li")).to_have_count(3)
+            for other in players:
+                expect(standings).to_contain_text(other.name)
+            expect(player.page.locator("#board .br-status")).to_contain_text("The race is over.")
+            expect(player.page.locator(ACTION_FORMS)).to_have_count(0)
+            assert_not_reloaded(player)
+            assert not player.errors, f"{player.name}'s page reported: {player.errors}"
+        print(f"\n[bridge_race e2e] {actions} actions ({stale} stale) in {time.monotonic() - started:.1f} s: {clicked}")
+        for kind in ("ROLL", "FINALIZE_DICE", "RESOLVE_DICE", "STEP", "END_TURN"):
+            assert clicked.get(kind), f"no {kind} was clicked: {clicked}"
+        live_site.check_alive()
+    except BaseException:
+        print(f"\n[bridge_race e2e] failed after {actions} actions; last control clicked: {last}")
+        raise
+    finally:
+        for player in players:
+            player.context.close()
