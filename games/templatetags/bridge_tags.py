@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from html import escape as html_escape
 from typing import Any
 
 from django import template
@@ -330,6 +331,12 @@ def _bridge_labels(language: str) -> dict[tuple[int, int], str]:
     return {(lane, row): fmt % {"lane": lane, "row": row} for row in range(ROWS) for lane in range(LANES)}
 
 
+def _labels() -> dict[tuple[int, int], str]:
+    """The labels of the bridge cells in the current language, for loops over many cells
+    (``cell_label`` looks the language up on every call)."""
+    return _bridge_labels(get_language() or "")
+
+
 def cell_label(lane: int, row: int) -> str:
     if on_bridge(lane, row):
         return _bridge_labels(get_language() or "")[(lane, row)]
@@ -603,6 +610,65 @@ def _options(items: list[dict[str, Any]]) -> SafeString:
     ))
 
 
+def _cell_options(cells: list[list[int]], selected: list[int] | None = None) -> SafeString:
+    """<option>s for every cell of a placement, in board order (the finish at the top), with the
+    suggested cell selected (else the browser selects the first)."""
+    pick = f"{selected[0]},{selected[1]}" if selected else ""
+    labels = _labels()
+    out = []
+    for lane, row in sorted(((c[0], c[1]) for c in cells), key=lambda c: (-c[1], c[0])):
+        value = f"{lane},{row}"
+        label = labels.get((lane, row)) or cell_label(lane, row)
+        out.append(f'<option value="{value}"{" selected" if value == pick else ""}>{html_escape(label)}</option>')
+    return mark_safe("".join(out))
+
+
+def _first_cell(acts: list[dict[str, Any]], tile: str | None = None) -> list[int] | None:
+    """The first cell legal_actions suggests for a placement (a cell near the car)."""
+    for a in acts:
+        if tile is None or a.get("tile") == tile:
+            if "cell" in a:
+                return a["cell"]
+            if a.get("cells"):
+                return a["cells"][0]
+    return None
+
+
+USE_PLACEMENTS = ("B24", "B25", "B29", "B30")
+
+
+def _with_placements(acts: list[dict[str, Any]], placements: dict[str, Any]) -> list[dict[str, Any]]:
+    """The USE_TILE actions with the sampled cells (or moves) of B24, B25, B29 and B30 replaced by
+    every one the engine accepts (view["placements"]); the sample's first stays first."""
+    out: list[dict[str, Any]] = []
+    done: set[str] = set()
+
+    def expand(tile: str, first: dict[str, Any] | None) -> None:
+        done.add(tile)
+        key = {"B24": "moves", "B25": "cells"}.get(tile, "cell")
+        items = list(placements[tile])
+        lead = first.get(key) if first else None
+        if key != "cell" and lead:
+            lead = lead[0]
+        if lead in items:
+            items.remove(lead)
+            items.insert(0, lead)
+        for item in items:
+            out.append({"type": "USE_TILE", "tile": tile, key: item if key == "cell" else [item]})
+
+    for a in acts:
+        tile = a["tile"]
+        if tile in USE_PLACEMENTS and tile in placements:
+            if tile not in done:
+                expand(tile, a)
+        else:
+            out.append(a)
+    for tile in USE_PLACEMENTS:
+        if tile in placements and tile not in done:
+            expand(tile, None)
+    return out
+
+
 def _dump(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
@@ -770,9 +836,10 @@ def _resolve_model(view: dict[str, Any], me: dict[str, Any], presets: list[dict[
                             + (" ×2" if w == 2 else "")})
     for k in range(int(t.get("extra_adjustments") or 0)):
         adjusts.append({"index": 5 + k, "weight": 1, "label": gettext("Tile adjustment %(n)s") % {"n": k + 1}})
+    weights = {a["index"]: a["weight"] for a in adjusts}
     quick = []
     for p in presets:
-        speed = base + sum(int(d) for _i, d in p["adjust"])
+        speed = base + sum(int(d) * weights.get(i, 1) for i, d in p["adjust"])
         nrep = sum(remaining.count(i) for i in p["repair"])
         if nrep:
             label = gettext("%(speed)s mph, repair +%(n)s") % {"speed": speed, "n": nrep}
@@ -805,6 +872,7 @@ def _tile_uses(
     for a in acts:
         by_tile.setdefault(a["tile"], []).append(a)
     dice = {d["index"]: d for d in me["dice"]}
+    labels = _labels()
     out = []
     for tile, group in by_tile.items():
         info = _tile_info(tile, colours.get(tile, ""))
@@ -840,21 +908,35 @@ def _tile_uses(
                                          "ray": f"{me['lane']},{me['row']},{d[0]},{d[1]}"})
         elif "cell" in first:
             entry["kind"] = "cell"
+            entry["place"] = "cell"
             entry["cells"] = [{"value": f"{a['cell'][0]},{a['cell'][1]}", "lane": a["cell"][0], "row": a["cell"][1],
-                               "label": cell_label(*a["cell"])} for a in group]
+                               "label": labels.get((a["cell"][0], a["cell"][1])) or cell_label(*a["cell"])}
+                              for a in group]
+            entry["options_html"] = _cell_options([a["cell"] for a in group], first["cell"])
         elif "cells" in first:
             entry["kind"] = "cells"
+            entry["place"] = "cells[]"
             entry["cells"] = [{"value": f"{a['cells'][0][0]},{a['cells'][0][1]}", "lane": a["cells"][0][0],
                                "row": a["cells"][0][1], "label": cell_label(*a["cells"][0])} for a in group]
         elif "moves" in first:
+            # Up to 5 pieces, one <select name="moves[]"> each ("lane,row>lane,row"): a stack may send
+            # several pieces the same way, so a multiple select would not do.
             entry["kind"] = "moves"
-            entry["options"] = [
-                {"value": _dump(a["moves"][0]),
-                 "label": gettext("%(src)s → %(dst)s") % {"src": cell_label(*a["moves"][0][0]),
-                                                        "dst": cell_label(*a["moves"][0][1])}}
-                for a in group
-            ]
-            entry["payload"] = {"type": "USE_TILE", "tile": tile, "moves": [group[0]["moves"][0]]}
+            moves = [a["moves"][0] for a in group]
+            options = "".join(
+                f'<option value="{src[0]},{src[1]}&gt;{dst[0]},{dst[1]}">'
+                + escape(gettext("%(src)s → %(dst)s") % {"src": cell_label(*src), "dst": cell_label(*dst)})
+                + "</option>"
+                for src, dst in moves
+            )
+            pieces = 0
+            for src in dict.fromkeys((m[0][0], m[0][1]) for m in moves):
+                o = b.obj(*src)
+                pieces += int(o["n"]) if o else 1
+            entry["slots"] = list(range(1, min(5, pieces) + 1))
+            entry["first_html"] = mark_safe(options)
+            entry["more_html"] = mark_safe(f'<option value="">{escape(gettext("— no more pieces —"))}</option>'
+                                           + options)
         else:
             entry["kind"] = "plain"
         out.append(entry)
@@ -884,6 +966,7 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
     me = by_seat.get(seat) if isinstance(seat, int) else None
     turn_seat = turn["seat"] if turn else None
     legal = list(legal or ())
+    placements = view.get("placements") or {}
     groups: dict[str, list[dict[str, Any]]] = {}
     for a in legal:
         groups.setdefault(a["type"], []).append(a)
@@ -1069,62 +1152,70 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
                 "dice": [d for d in tray if d["index"] in sell],
                 "mochico": me["character"] == "C2",
             }
-        mines = groups.get("PLACE_MINE", [])
-        if mines:
-            tile = mines[0]["tile"]
-            cells = [m["cell"] for m in mines if m["tile"] == tile]
+        # Placements: every cell the engine accepts (view["placements"]), with the cell that
+        # legal_actions suggests (near the car) preselected in each form's <select>.
+        # (form id, target kind, label format with %(cell)s, its other params, cells)
+        places: list[tuple[str, str, str, dict[str, Any], list[list[int]]]] = []
+        mine_acts = groups.get("PLACE_MINE", [])
+        mine_tiles = [t for t in ("B27", "B28") if t in placements] or [a["tile"] for a in mine_acts]
+        if mine_tiles:
+            tile = mine_tiles[0]
+            cells = placements.get(tile) or [a["cell"] for a in mine_acts if a["tile"] == tile]
             act["mine"] = {"payload": {"type": "PLACE_MINE", "tile": tile}, "tile": _tile_info(tile, "grey"),
-                           "cells": [{"value": f"{c[0]},{c[1]}", "label": cell_label(*c)} for c in cells]}
-            mine_fmt = gettext("Bury the mine at %(cell)s")
-            for c in cells:
-                targets.append({"x": cell_x(c[0]), "y": cell_y(c[1]), "lane": c[0], "row": c[1], "form": "br-mine",
-                                "field": "cell", "value": f"{c[0]},{c[1]}", "tiles": "", "kind": "mine",
-                                "label": mine_fmt % {"cell": cell_label(*c)}})
-        ramps = groups.get("PLACE_RAMP", [])
-        if ramps:
+                           "options_html": _cell_options(cells, _first_cell(mine_acts, tile))}
+            places.append(("br-mine", "mine", gettext("Bury the mine at %(cell)s"), {}, cells))
+        ramp_acts = groups.get("PLACE_RAMP", [])
+        if ramp_acts or "PLACE_RAMP" in placements:
+            cells = placements.get("PLACE_RAMP") or [a["cell"] for a in ramp_acts]
             act["ramp"] = {"payload": {"type": "PLACE_RAMP", "dir": 1},
-                           "cells": [{"value": f"{a['cell'][0]},{a['cell'][1]}", "label": cell_label(*a["cell"])}
-                                     for a in ramps],
+                           "options_html": _cell_options(cells, _first_cell(ramp_acts)),
                            "closed": view.get("mode") == "closed_border"}
-            ramp_fmt = gettext("Place your ramp at %(cell)s")
-            for a in ramps:
-                c = a["cell"]
-                targets.append({"x": cell_x(c[0]), "y": cell_y(c[1]), "lane": c[0], "row": c[1], "form": "br-ramp",
-                                "field": "cell", "value": f"{c[0]},{c[1]}", "tiles": "", "kind": "ramp",
-                                "label": ramp_fmt % {"cell": cell_label(*c)}})
-        uses = _tile_uses(groups.get("USE_TILE", []), me, view, names, b)
+            places.insert(0, ("br-ramp", "ramp", gettext("Place your ramp at %(cell)s"), {}, cells))
+        uses = _tile_uses(_with_placements(groups.get("USE_TILE", []), placements), me, view, names, b)
         for u in uses:
             if u["kind"] in ("cell", "cells"):
-                for c in u["cells"]:
-                    targets.append({"x": cell_x(c["lane"]), "y": cell_y(c["row"]), "lane": c["lane"], "row": c["row"],
-                                    "form": u["form_id"], "field": "cell" if u["kind"] == "cell" else "cells[]",
-                                    "value": c["value"], "tiles": "", "kind": "tile",
-                                    "label": gettext("%(tile)s at %(cell)s") % {"tile": u["name"], "cell": c["label"]}})
-        for u in uses:
-            if u["kind"] == "cell":
-                u["options_html"] = _options(u["cells"])
+                cells = [[c["lane"], c["row"]] for c in u["cells"]]
+                places.append((u["form_id"], "tile", gettext("%(tile)s at %(cell)s"), {"tile": str(u["name"])}, cells))
         act["uses"] = uses
-        for key in ("mine", "ramp"):
-            if key in act:
-                act[key]["options_html"] = _options(act[key]["cells"])
+        # One clickable target per cell; when several forms take the same cell (a mine and an oil
+        # slick), the form last touched ("armed") gets the click. Only the armed form's cells are
+        # shown: by default the ramp or the mine, or else the first tile unless the car is driving
+        # (then the cells ahead belong to the STEP targets).
+        armed = ""
+        if places and (places[0][1] in ("ramp", "mine") or not act.get("steps")):
+            armed = places[0][0]
+        by_cell: dict[tuple[int, int], list[tuple[str, str, str]]] = {}
+        labels = _labels()
+        for form_id, kind, fmt, params, cells in places:
+            for c in cells:
+                label = fmt % {**params, "cell": labels.get((c[0], c[1])) or cell_label(c[0], c[1])}
+                by_cell.setdefault((c[0], c[1]), []).append((form_id, kind, label))
+        for (lane, row), forms in by_cell.items():
+            ids = [f[0] for f in forms]
+            targets.append({"x": cell_x(lane), "y": cell_y(row), "lane": lane, "row": row, "form": " ".join(ids),
+                            "field": "", "value": f"{lane},{row}", "tiles": "", "kind": forms[0][1], "place": True,
+                            "off": armed not in ids, "label": " / ".join(f[2] for f in forms)})
+        act["armed"] = armed
     # choices that do not need the car: adventure placement, car choice, prompts
     if legal:
-        placements = groups.get("PLACE_ADVENTURE", [])
-        if placements:
+        labels = _labels()
+        adventure = {t: cells for t, cells in placements.items() if t in ADVENTURE}
+        if not adventure:
+            for a in groups.get("PLACE_ADVENTURE", []):
+                adventure.setdefault(a["tile"], []).append(a["cell"])
+        if adventure:
             face_up = {t["id"]: t for t in view.get("face_up") or ()}
-            tiles: dict[str, list[tuple[int, int]]] = {}
             cell_tiles: dict[tuple[int, int], list[str]] = {}
-            for a in placements:
-                c = (a["cell"][0], a["cell"][1])
-                tiles.setdefault(a["tile"], []).append(c)
-                cell_tiles.setdefault(c, []).append(a["tile"])
-            first = next(iter(tiles))
+            for tile, cells in adventure.items():
+                for c in cells:
+                    cell_tiles.setdefault((c[0], c[1]), []).append(tile)
+            first = next(iter(adventure))
             act["adventure"] = {
                 "payload": {"type": "PLACE_ADVENTURE"},
                 "tiles": [{"id": t, "kind": face_up.get(t, {}).get("kind", ADVENTURE.get(t, ("", 0))[0]),
                            "label": adventure_name(t), "count": len(cs), "checked": t == first}
-                          for t, cs in tiles.items()],
-                "cells": [{"value": f"{c[0]},{c[1]}", "label": cell_label(*c), "tiles": " ".join(ts)}
+                          for t, cs in adventure.items()],
+                "cells": [{"value": f"{c[0]},{c[1]}", "label": labels.get(c) or cell_label(*c), "tiles": " ".join(ts)}
                           for c, ts in sorted(cell_tiles.items(), key=lambda kv: (-kv[0][1], kv[0][0]))],
             }
             act["adventure"]["options_html"] = _options(act["adventure"]["cells"])
@@ -1132,7 +1223,7 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
             for c, ts in cell_tiles.items():
                 targets.append({"x": cell_x(c[0]), "y": cell_y(c[1]), "lane": c[0], "row": c[1], "form": "br-adv",
                                 "field": "cell", "value": f"{c[0]},{c[1]}", "tiles": " ".join(ts), "kind": "adv",
-                                "label": adv_fmt % {"cell": cell_label(*c)}})
+                                "label": adv_fmt % {"cell": labels.get(c) or cell_label(*c)}})
         cars_ = groups.get("CHOOSE_CAR", [])
         if cars_:
             chars = list(dict.fromkeys(a["character"] for a in cars_))
@@ -1154,10 +1245,11 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
                                                                                     "cell": cell_label(lane, row)}})
         prompt = view.get("prompt")
         if groups.get("CHOOSE") and prompt:
+            choices = placements.get("CHOOSE") or prompt["options"]
             opts = []
             for a in groups["CHOOSE"]:
                 i = a["option"]
-                lane, row = prompt["options"][i]
+                lane, row = choices[i]
                 form_id = f"br-choose-{i}"
                 opts.append({"payload": a, "label": cell_label(lane, row), "form_id": form_id,
                              "hl": f"{lane},{row}" if on_bridge(lane, row) else ""})
@@ -1285,24 +1377,29 @@ def _piles_svg(piles: list[dict[str, Any]]) -> str:
 
 def _targets_svg(targets: list[dict[str, Any]]) -> str:
     # Many targets (placing a tile: up to 150 cells) stay out of the Tab order: the form's <select>
-    # next to them is the keyboard way to pick a cell.
-    tab = "0" if len(targets) <= 12 else "-1"
+    # next to them is the keyboard way to pick a cell. Placement targets are counted apart, so
+    # that a mine's 150 cells do not take the STEP targets out of the Tab order.
+    placing = sum(1 for t in targets if t.get("place"))
+    tabs = {True: "0" if placing <= 12 else "-1", False: "0" if len(targets) - placing <= 12 else "-1"}
     out = []
+    esc = html_escape  # the stdlib's: this loop may run 150 times per render
     for t in targets:
-        label = escape(t["label"])
-        attrs = f' data-form="{escape(t["form"])}"'
-        if t["field"]:
-            attrs += f' data-field="{escape(t["field"])}" data-value="{escape(t["value"])}"'
+        label = esc(str(t["label"]))
+        attrs = f' data-form="{esc(t["form"])}"'
+        if t.get("place"):  # the field is the one the (armed) form names in its data-place
+            attrs += f' data-place data-value="{esc(t["value"])}"'
+        elif t["field"]:
+            attrs += f' data-field="{esc(t["field"])}" data-value="{esc(t["value"])}"'
         if t["tiles"]:
-            attrs += f' data-tiles="{escape(t["tiles"])}"'
-        if t["field"] == "cells[]":
-            attrs += ' data-submit="0"'
+            attrs += f' data-tiles="{esc(t["tiles"])}"'
         arrow = ""
         if t.get("arrow"):
             arrow = f'<text x="9" y="14" text-anchor="middle" class="br-target-arrow">{t["arrow"]}</text>'
+        off = " br-off" if t.get("off") else ""
         out.append(
-            f'<g class="br-target br-target-{t["kind"]}" tabindex="{tab}" role="button" aria-label="{label}"{attrs} '
-            f'data-cell="{t["lane"]},{t["row"]}" transform="translate({t["x"]} {t["y"]})"><title>{label}</title>'
+            f'<g class="br-target br-target-{t["kind"]}{off}" tabindex="{tabs[bool(t.get("place"))]}" role="button" '
+            f'aria-label="{label}"{attrs} data-cell="{t["lane"]},{t["row"]}" '
+            f'transform="translate({t["x"]} {t["y"]})"><title>{label}</title>'
             f'<rect x="3" y="3" width="34" height="34" rx="6"/>{arrow}</g>'
         )
     return "".join(out)

@@ -93,28 +93,59 @@
   document.addEventListener("focusout", function (e) { if (hlSource(e.target)) clearHl(); });
 
   // ---- clickable cells ----------------------------------------------------------------------
-  function setField(form, name, value, toggle) {
+  // Every target names the form(s) it feeds (data-form). Placement targets (data-place) carry a
+  // cell that several forms may take (a mine and an oil slick): the "armed" form, the placement
+  // form the player last touched, gets it, and only its cells are shown. The forms themselves work
+  // without any of this: each has a <select> (or checkboxes) of the same cells.
+  var armed = "";
+
+  function arm(id) {
+    armed = id || "";
+    document.querySelectorAll(".br-target[data-place]").forEach(function (t) {
+      t.classList.toggle("br-off", !armed || (" " + t.dataset.form + " ").indexOf(" " + armed + " ") < 0);
+    });
+  }
+
+  function formFor(target) {
+    var ids = (target.dataset.form || "").split(" ");
+    return $(ids.indexOf(armed) >= 0 ? armed : ids[0]);
+  }
+
+  function setField(form, name, value) {
     var els = form.querySelectorAll('[name="' + name + '"]');
     for (var i = 0; i < els.length; i++) {
       var el = els[i];
       if (el.type === "radio" || el.type === "checkbox") {
-        if (el.value === value) el.checked = toggle ? !el.checked : true;
-      } else if (el.tagName === "SELECT") {
-        el.value = value;
+        if (el.value === value) el.checked = true;
       } else {
         el.value = value;
       }
     }
   }
 
+  // B25 (1 or 2 containers): a click ticks or unticks the cell's checkbox; the form's button sends.
+  function syncPicked() {
+    document.querySelectorAll('form[data-place="cells[]"]').forEach(function (form) {
+      form.querySelectorAll('input[name="cells[]"]').forEach(function (box) {
+        document.querySelectorAll('.br-target[data-place][data-value="' + box.value + '"]').forEach(function (t) {
+          if ((" " + t.dataset.form + " ").indexOf(" " + form.id + " ") >= 0) t.classList.toggle("br-picked", box.checked);
+        });
+      });
+    });
+  }
+
   function activate(target) {
-    var form = $(target.dataset.form);
+    var form = formFor(target);
     if (!form) return;
-    if (target.dataset.field) setField(form, target.dataset.field, target.dataset.value, target.dataset.submit === "0");
-    if (target.dataset.submit === "0") {
-      var box = form.querySelector('[name="' + target.dataset.field + '"][value="' + target.dataset.value + '"]');
-      target.classList.toggle("br-picked", !!(box && box.checked));
-      return;
+    var field = target.hasAttribute("data-place") ? form.dataset.place : target.dataset.field;
+    if (field) {
+      var box = form.querySelector('input[type="checkbox"][name="' + field + '"][value="' + target.dataset.value + '"]');
+      if (box) {
+        box.checked = !box.checked;
+        syncPicked();
+        return;
+      }
+      setField(form, field, target.dataset.value);
     }
     if (form.requestSubmit) form.requestSubmit();
     else form.submit();
@@ -128,6 +159,12 @@
     var t = e.target.closest && e.target.closest(".br-target");
     if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); activate(t); }
   });
+  function armFrom(e) {
+    var form = e.target.closest && e.target.closest("form[data-place]");
+    if (form && form.id !== armed) arm(form.id);
+  }
+  document.addEventListener("focusin", armFrom);
+  document.addEventListener("pointerdown", armFrom);
 
   // ---- adventure placement: only the cells legal for the chosen tile --------------------------
   function syncAdventure() {
@@ -151,25 +188,20 @@
     if ((!cur || cur.disabled) && firstOk !== null) select.value = firstOk;
   }
 
-  // ---- RESOLVE_DICE: compose the adjustments and preview the speed (R-29, R-31) -----------------
-  function actionInput(form) { return form.querySelector('input[name="action"]'); }
-
+  // ---- RESOLVE_DICE: preview the speed; the form itself sends repair[] and adjust[] ----
   function syncResolve() {
     var form = $("br-resolve");
     if (!form) return;
     var board = $("br");
-    var base = +form.dataset.base, speed = base, adjust = [], repair = [], dur = +form.dataset.dur;
+    var base = +form.dataset.base, speed = base, dur = +form.dataset.dur;
     var tokens = {};
     try { tokens = JSON.parse(form.dataset.tokens || "{}"); } catch (err) { tokens = {}; }
     form.querySelectorAll("select[data-adjust]").forEach(function (s) {
-      var d = +s.value;
-      if (d) {
-        adjust.push([+s.dataset.adjust, d]);
-        speed += d * (+s.dataset.weight || 1);
-      }
+      var m = /:([+-]?\d+)$/.exec(s.value); // "index:+10", "index:-10" or "unused"
+      if (m) speed += +m[1] * (+s.dataset.weight || 1);
     });
     form.querySelectorAll('input[name="repair[]"]').forEach(function (c) {
-      if (c.checked) { repair.push(+c.value); dur += +c.dataset.units || 1; }
+      if (c.checked) dur += +c.dataset.units || 1;
     });
     var error = "";
     if (speed < 0 || speed > 50) error = board ? board.dataset.msgRange : "0-50";
@@ -184,23 +216,6 @@
     err.hidden = !error;
     var button = form.querySelector('button[type="submit"]');
     if (button) button.disabled = !!error;
-    var input = actionInput(form);
-    if (input) input.value = JSON.stringify({ type: "RESOLVE_DICE", repair: repair, adjust: adjust });
-  }
-
-  // ---- Roadworks (B24): several moves in one use ------------------------------------------------
-  function syncMoves(form) {
-    var select = form.querySelector("select[data-moves]");
-    var input = actionInput(form);
-    if (!select || !input) return;
-    var payload;
-    try { payload = JSON.parse(input.value); } catch (err) { return; }
-    var moves = [];
-    Array.prototype.forEach.call(select.selectedOptions || [], function (o) {
-      if (moves.length < 5) moves.push(JSON.parse(o.value));
-    });
-    if (moves.length) payload.moves = moves;
-    input.value = JSON.stringify(payload);
   }
 
   function syncEndTurn() {
@@ -216,7 +231,7 @@
     if (!form) return;
     if (form.id === "br-adv") syncAdventure();
     if (form.id === "br-resolve") syncResolve();
-    if (form.hasAttribute("data-moves-form")) syncMoves(form);
+    if (form.dataset.place === "cells[]") syncPicked();
     if (form.hasAttribute("data-endturn")) syncEndTurn();
     if (e.target.matches && e.target.matches("select[data-hl-select], select[data-ray-select]")) showFor(e.target);
   });
@@ -309,10 +324,12 @@
     if (!$("br")) return;
     hoistCss();
     clearHl();
+    var layer = document.querySelector(".br-targets[data-armed]");
+    arm(layer ? layer.dataset.armed : "");
+    syncPicked();
     syncAdventure();
     syncResolve();
     syncEndTurn();
-    document.querySelectorAll("form[data-moves-form]").forEach(syncMoves);
     animateCars();
     animateDice();
     centre(first);

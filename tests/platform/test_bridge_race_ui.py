@@ -11,6 +11,7 @@ Two kinds of checks:
 
 from __future__ import annotations
 
+import html as htmllib
 import json
 import random
 import re
@@ -20,16 +21,20 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.engines.base import DecideContext
 from games.engines.bridge_race import RULES
 from games.engines.bridge_race.state import Prompt
+from games.engines.bridge_race.view import view as engine_view
 from games.models import Match
 from games.presenter import match_context
 from games.store import load_state
+from games.views import parse_payload
 from tests.engines.bridge_race.helpers import scenario
 
 from .helpers import started_match
@@ -287,7 +292,7 @@ def test_action_phase_controls_steps_shots_shop_and_tiles() -> None:
     assert html.count("Buy (into debt)") == 3  # debt is allowed (R-25)
     for tile in ("B03", "B18", "B19", "B20", "B21", "B24", "B25", "B29", "B13"):
         assert f'id="br-use-{tile}"' in html, tile
-    assert 'name="target"' in html and 'name="cells[]"' in html and "data-moves" in html
+    assert 'name="target"' in html and 'name="cells[]"' in html and 'name="moves[]"' in html
     # the other players and spectators only watch
     for seat in (1, None):
         other = render(g, seat)
@@ -347,3 +352,108 @@ def _apply_start(state: Any) -> tuple[Any, Any]:
     from games.engines.base import SYSTEM, DecideContext, apply
 
     return apply(RULES, state, SYSTEM, {"type": "start"}, DecideContext(random.Random(1), 0.0))
+
+
+# ---- forms without JavaScript (R-93) and every accepted placement cell ------------------------------
+
+
+def form_html(html: str, form_id: str) -> str:
+    start = html.index(f'id="{form_id}"')
+    return html[html.rindex("<form", 0, start):html.index("</form>", start)]
+
+
+def no_js_post_data(form: str, **fields: Any) -> dict[str, Any]:
+    """What a browser sends for a form: its hidden inputs plus the chosen fields."""
+    data: dict[str, Any] = {name: htmllib.unescape(value) for name, value in
+                            re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form)}
+    data.update(fields)
+    return data
+
+
+def test_forms_name_their_fields_for_a_post_without_javascript() -> None:
+    mod = scenario(ALL_OBJECTS, stage="mod", speeds={0: 20}, durs={0: 4},
+                   dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"), tiles={0: ("B12",)})
+    html = render(mod, 0)
+    resolve = form_html(html, "br-resolve")
+    assert resolve.count('<select name="adjust[]"') == 2 and "<noscript>" not in html
+    for value in ("unused", "0:+10", "0:-10", "1:+10", "1:-10"):
+        assert f'value="{value}"' in resolve
+    assert 'name="repair[]" value="3"' in resolve
+
+    after = scenario(ALL_OBJECTS, stage="after", tiles={0: ("B24", "B25", "B29")})
+    html = render(after, 0)
+    roadworks = form_html(html, "br-use-B24")
+    moves = {htmllib.unescape(v) for v in re.findall(r'<option value="([^"]+)"', roadworks)}
+    # every move of the roadblock at (0, 12), where legal_actions samples one move per roadblock
+    assert moves == {"0,12>0,11", "0,12>0,13", "0,12>1,11", "0,12>1,13"}
+    assert roadworks.count('<select name="moves[]"') == 2  # one per piece (2), at most 5
+    assert "data-moves" not in html and 'data-place="cells[]"' in form_html(html, "br-use-B25")
+    # every form merges into the action as strings; the engine parses each of them
+    for form_id, fields in (("br-use-B24", {"moves[]": ["0,12>0,13", "0,12>0,13"]}),
+                            ("br-use-B24", {"moves[]": ["0,12>1,11", ""]}),
+                            ("br-use-B25", {"cells[]": ["1,9"]}),
+                            ("br-use-B29", {"cell": "4,30"})):
+        post = QueryDict(mutable=True)
+        for name, value in no_js_post_data(form_html(html, form_id), **fields).items():
+            post.setlist(name, value if isinstance(value, list) else [value])
+        payload = parse_payload(post)
+        assert RULES.decide(after, 0, RULES.parse_action(payload), DecideContext(random.Random(1), 0.0))
+
+
+def test_placement_controls_offer_every_cell_the_engine_accepts() -> None:
+    pre = scenario(ALL_OBJECTS, stage="pre", speeds={0: 20})
+    cells = engine_view(pre, 0)["placements"]["PLACE_RAMP"]
+    html = render(pre, 0)
+    ramp = form_html(html, "br-ramp")
+    assert 'data-place="cell"' in ramp and ramp.count("<option ") == len(cells) > 100
+    assert 'value="0,30"' in ramp and 'value="4,3"' in ramp  # far ahead and behind: not in the old sample
+    assert html.count('class="br-target br-target-ramp"') == len(cells)
+    assert 'data-armed="br-ramp"' in html
+
+    after = scenario(ALL_OBJECTS, stage="after", tiles={0: ("B27", "B29")})
+    places = engine_view(after, 0)["placements"]
+    html = render(after, 0)
+    assert form_html(html, "br-mine").count("<option ") == len(places["B27"])
+    assert form_html(html, "br-use-B29").count("<option ") == len(places["B29"])
+    # one target per cell, for both forms; the mine (armed by default) gets the click
+    assert html.count('class="br-target br-target-mine"') == len(places["B27"])
+    assert 'data-form="br-mine br-use-B29" data-place data-value="4,30"' in html
+
+    move = scenario(ALL_OBJECTS, stage="move", speeds={0: 20}, tiles={0: ("B29",)})
+    html = render(move, 0)
+    # while driving, the oil slick's cells wait until its form is used: the cells ahead are STEPs
+    assert 'class="br-target br-target-step"' in html and 'class="br-target br-target-tile br-off"' in html
+    assert 'data-armed=""' in html and 'class="br-target br-target-step" tabindex="0"' in html
+
+
+def test_resolve_dice_posted_without_javascript_changes_the_speed(make_user: Any) -> None:
+    match, users = started_match(make_user, game="bridge_race", players=3)
+    rng = random.Random(11)
+
+    def ready(s: Any) -> bool:
+        if s.phase != "turn" or s.turn is None or s.turn.stage != "mod" or s.prompt is not None:
+            return False
+        c = s.cars[s.turn.seat]
+        return (c.status == "board" and c.facing == (-1 if c.leg == "RET" else 1)
+                and any(d.face == "POINTER" for d in s.turn.dice) and all(d.face != "DAMAGE" for d in s.turn.dice))
+
+    state = drive_until(match, ready, rng)
+    seat = state.turn.seat
+    before = state.cars[seat].speed
+    client = client_for(users[seat])
+    page = board_of(client.get(reverse("match", args=[match.pk])).content.decode())
+    form = form_html(page, "br-resolve")
+    selects = re.findall(r'<select name="adjust\[\]" data-adjust="(\d+)" data-weight="(\d)"', form)
+    assert selects
+    index, weight = int(selects[0][0]), int(selects[0][1])
+    up = before + 10 * weight <= 50
+    chosen = [f"{index}:{'+' if up else '-'}10"] + ["unused"] * (len(selects) - 1)
+    data = no_js_post_data(form, **{"adjust[]": chosen})
+    assert json.loads(data["action"]) == {"type": "RESOLVE_DICE", "repair": [], "adjust": []}  # not rewritten
+    response = client.post(reverse("match_action", args=[match.pk]), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content.decode()[:500]
+    after = load_state(Match.objects.get(pk=match.pk))
+    assert after.seq > state.seq
+    assert after.cars[seat].speed == before + (10 if up else -10) * weight != before
+    if after.turn is not None and after.turn.seat == seat:  # (speed 0 would end the movement at once)
+        assert after.turn.dice[index].state == "used"

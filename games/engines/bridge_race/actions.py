@@ -23,37 +23,104 @@ STEP_DIRS = {"STRAIGHT": 0, "LANE-": -1, "LANE\u2212": -1, "LANE+": 1}
 
 
 def _int(v: Any, name: str) -> int:
+    """An integer, or its decimal string as an HTML form sends it ("3", "-1", "+10")."""
     if isinstance(v, bool):
         raise InvalidAction(gettext_noop("Field %(name)s must be an integer."), name=name)
     if isinstance(v, int):
         return v
-    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
-        return int(v.strip())
+    if isinstance(v, str):
+        s = v.strip()
+        digits = s[1:] if s[:1] in ("+", "-") else s
+        if digits.isascii() and digits.isdigit():
+            return int(s)
     raise InvalidAction(gettext_noop("Field %(name)s must be an integer."), name=name)
 
 
 def _cell(v: Any, name: str = "cell") -> list[int]:
-    if isinstance(v, str) and "," in v:
+    """A cell as JSON ``[lane, row]`` or as a form string ``"lane,row"``."""
+    if isinstance(v, str):
         v = v.split(",")
     if not isinstance(v, (list, tuple)) or len(v) != 2:
         raise InvalidAction(gettext_noop("Field %(name)s must be a cell [lane, row]."), name=name)
-    return [_int(v[0], name), _int(v[1], name)]
+    try:
+        return [_int(v[0], name), _int(v[1], name)]
+    except InvalidAction:
+        raise InvalidAction(
+            gettext_noop("Field %(name)s must be a cell [lane, row]."), name=name
+        ) from None
 
 
 def _ints(v: Any, name: str) -> list[int]:
     if v is None or v == "":
         return []
     if isinstance(v, str):
-        v = [x for x in v.split(",") if x.strip()]
+        v = v.split(",")
     if not isinstance(v, (list, tuple)):
         raise InvalidAction(gettext_noop("Field %(name)s must be a list."), name=name)
-    return sorted({_int(x, name) for x in v})
+    return sorted({_int(x, name) for x in v if not (isinstance(x, str) and not x.strip())})
+
+
+def _items(v: Any, name: str, seps: str = ";") -> list[Any]:
+    """A list field: a JSON list, a form's ``name[]`` list of strings, or one string whose items
+    are separated by one of ``seps``. Blank strings (an empty form choice) are dropped."""
+    if v is None:
+        return []
+    if isinstance(v, str):
+        for sep in seps[1:]:
+            v = v.replace(sep, seps[0])
+        v = v.split(seps[0])
+    if not isinstance(v, (list, tuple)):
+        raise InvalidAction(gettext_noop("Field %(name)s must be a list."), name=name)
+    return [x for x in v if not (isinstance(x, str) and not x.strip())]
 
 
 def _str(v: Any, name: str) -> str:
     if not isinstance(v, str) or not v:
         raise InvalidAction(gettext_noop("Field %(name)s must be a string."), name=name)
     return v
+
+
+UNUSED_DELTAS = ("0", "+0", "-0", "unused")
+BAD_ADJUSTMENT = gettext_noop('Each speed adjustment is "index:+10", "index:-10" or "unused".')
+BAD_MOVE = gettext_noop('Each move is "lane,row>lane,row": from the piece\'s cell to its new cell.')
+
+
+def _adjustment(item: Any) -> list[int] | None:
+    """One RESOLVE_DICE adjustment: JSON ``[index, delta]`` or a form string ``"index:+10"`` /
+    ``"index:-10"``; ``"index:0"`` and ``"unused"`` leave that pointer unused (None)."""
+    if isinstance(item, str):
+        text = item.strip().lower()
+        if text == "unused":
+            return None
+        index, sep, delta = text.partition(":")
+        try:
+            if not sep:
+                raise InvalidAction(BAD_ADJUSTMENT)
+            i = _int(index, "adjust")
+            d = 0 if delta.strip() in UNUSED_DELTAS else _int(delta, "adjust")
+        except InvalidAction:
+            raise InvalidAction(BAD_ADJUSTMENT) from None
+        return None if d == 0 else [i, d]
+    if not isinstance(item, (list, tuple)) or len(item) != 2:
+        raise InvalidAction(gettext_noop("Each adjustment is [index, delta]."))
+    d = _int(item[1], "adjust")
+    i = _int(item[0], "adjust")
+    return None if d == 0 else [i, d]
+
+
+def _move(item: Any) -> list[list[int]]:
+    """One Roadworks (B24) move: JSON ``[from, to]`` or a form string ``"lane,row>lane,row"``."""
+    if isinstance(item, str):
+        src, sep, dst = item.partition(">")
+        try:
+            if not sep:
+                raise InvalidAction(BAD_MOVE)
+            return [_cell(src, "moves"), _cell(dst, "moves")]
+        except InvalidAction:
+            raise InvalidAction(BAD_MOVE) from None
+    if not isinstance(item, (list, tuple)) or len(item) != 2:
+        raise InvalidAction(gettext_noop("Each move is [from, to]."))
+    return [_cell(item[0], "moves"), _cell(item[1], "moves")]
 
 
 def parse(payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -88,19 +155,10 @@ def parse(payload: Mapping[str, Any]) -> dict[str, Any]:
         out["keep"] = _ints(p.get("keep"), "keep")
     elif t == "RESOLVE_DICE":
         out["repair"] = _ints(p.get("repair"), "repair")
-        adj = p.get("adjust") or []
+        adj = p.get("adjust")
         if isinstance(adj, Mapping):
             adj = [[k, v] for k, v in adj.items()]
-        if not isinstance(adj, (list, tuple)):
-            raise InvalidAction(gettext_noop("Field adjust must be a list."))
-        pairs = []
-        for item in adj:
-            if not isinstance(item, (list, tuple)) or len(item) != 2:
-                raise InvalidAction(gettext_noop("Each adjustment is [index, delta]."))
-            d = _int(item[1], "adjust")
-            if d == 0:
-                continue
-            pairs.append([_int(item[0], "adjust"), d])
+        pairs = [a for a in map(_adjustment, _items(adj, "adjust", ";,")) if a is not None]
         out["adjust"] = sorted(pairs)
     elif t == "STEP":
         d = _str(p.get("dir"), "dir")
@@ -125,19 +183,9 @@ def parse(payload: Mapping[str, Any]) -> dict[str, Any]:
         if p.get("cell") not in (None, ""):
             out["cell"] = _cell(p.get("cell"))
         if p.get("cells") not in (None, ""):
-            cells = p.get("cells")
-            if not isinstance(cells, (list, tuple)):
-                raise InvalidAction(gettext_noop("Field cells must be a list."))
-            out["cells"] = [_cell(c, "cells") for c in cells]
+            out["cells"] = [_cell(c, "cells") for c in _items(p.get("cells"), "cells")]
         if p.get("moves") not in (None, ""):
-            moves = p.get("moves")
-            if not isinstance(moves, (list, tuple)):
-                raise InvalidAction(gettext_noop("Field moves must be a list."))
-            out["moves"] = []
-            for m in moves:
-                if not isinstance(m, (list, tuple)) or len(m) != 2:
-                    raise InvalidAction(gettext_noop("Each move is [from, to]."))
-                out["moves"].append([_cell(m[0], "moves"), _cell(m[1], "moves")])
+            out["moves"] = [_move(m) for m in _items(p.get("moves"), "moves")]
     elif t == "PLACE_MINE":
         out["tile"] = _str(p.get("tile"), "tile")
         out["cell"] = _cell(p.get("cell"))

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..base import SYSTEM
 from .actions import END_STEP_TYPES
-from .board import DIRS8, START_CELLS, adjacent, on_bridge
+from .board import DIRS8, START_CELLS, Cell, adjacent, on_bridge
 from .rounds import current_placer, legal_cells
 from .sim import Sim
 from .state import CHARACTERS, Game
@@ -167,6 +167,85 @@ def legal(g: Game, seat: int, limit_cells: bool = True) -> list[dict[str, Any]]:
     return out
 
 
+def roadworks_moves(g: Game, sim: Sim) -> list[tuple[Cell, Cell]]:
+    """Every single Roadworks (B24) move: a roadblock piece to an adjacent cell past the start
+    area with no car, either placeable or holding roadblocks (R-69)."""
+    out = []
+    for src, o in g.objects.items():
+        if o.kind != "roadblock":
+            continue
+        for dst in adjacent(src):
+            od = g.objects.get(dst)
+            if (dst[1] > 2 and sim.car_at(dst) is None
+                    and ((od is None and sim.placeable(dst))
+                         or (od is not None and od.kind == "roadblock"))):
+                out.append((src, dst))
+    return out
+
+
+def container_cells(g: Game, sim: Sim, at: Cell) -> list[Cell]:
+    """The cells a Container Drop (B25) may fill next to a car at ``at`` (R-69); two chosen
+    cells must also not touch each other."""
+    return [
+        cell for cell in adjacent(at)
+        if sim.placeable(cell) and not any(
+            (o := g.objects.get(a)) is not None and (o.kind == "container" or o.fortified)
+            for a in adjacent(cell)
+        )
+    ]
+
+
+PLACEMENT_TILES = ("B24", "B25", "B27", "B28", "B29", "B30")
+
+
+def placements(g: Game, seat: int | None) -> dict[str, list[Any]]:
+    """For the seat whose decision it is: every cell ``decide`` accepts for each placement open
+    to it now, where ``legal`` lists only a sample near the car (R-93). Keys: ``PLACE_RAMP``;
+    the held tile ids ``B27``/``B28`` (PLACE_MINE), ``B29``/``B30`` (USE_TILE ``cell``) and
+    ``B25`` (USE_TILE ``cells``: any one of these, or two that do not touch); ``B24`` lists every
+    single move ``[from, to]``; in the adventure phase each face-up tile id; ``CHOOSE`` lists the
+    prompt's cells by option number. Placements without any cell are left out."""
+    if seat is None or seat == SYSTEM or actor(g) != seat:
+        return {}
+    out: dict[str, list[Any]] = {}
+    if g.phase == "adventure":
+        for tile in sorted(g.face_up):
+            cells = legal_cells(g, tile)
+            if cells:
+                out[tile] = [list(c) for c in cells]
+        return out
+    t = g.turn
+    if g.phase != "turn" or t is None:
+        return out
+    if g.prompt is not None:
+        return {"CHOOSE": [list(c) for c in g.prompt.options]}
+    car = g.cars[seat]
+    held = set(car.tiles) & set(PLACEMENT_TILES)
+    after_final = t.stage in ("mod", "move", "after")
+    ramp = t.stage == "pre" and t.ramp_ok and car.ramp == "held"
+    mines = t.stage == "after" and bool(held & {"B27", "B28"})
+    slicks = after_final and bool(held & {"B29", "B30"})
+    if not (ramp or mines or slicks or (after_final and held & {"B24", "B25"})):
+        return out
+    sim = Sim(g)
+    cells = [list(c) for c in _placeable(g)] if ramp or mines or slicks else []
+    if ramp and cells:
+        out["PLACE_RAMP"] = cells
+    for tile in sorted(held):
+        if (tile in ("B27", "B28") and mines) or (tile in ("B29", "B30") and slicks):
+            if cells:
+                out[tile] = [list(c) for c in cells]
+        elif tile == "B25" and after_final and car.status == "board":
+            drop = container_cells(g, sim, car.cell)
+            if drop:
+                out[tile] = [list(c) for c in drop]
+        elif tile == "B24" and after_final:
+            moves = roadworks_moves(g, sim)
+            if moves:
+                out[tile] = [[list(a), list(b)] for a, b in moves]
+    return out
+
+
 def _near_cells(g: Game, cell: tuple[int, int], limit: bool) -> list[tuple[int, int]]:
     cells = _placeable(g)
     if limit:
@@ -220,26 +299,15 @@ def tile_actions(g: Game, seat: int, limit: bool) -> list[dict[str, Any]]:
                         if d.face != f:
                             out.append({**u, "die": i, "face": f})
         elif tile == "B24" and after_final:
-            sim = Sim(g)
-            for src, o in g.objects.items():
-                if o.kind != "roadblock":
-                    continue
-                for dst in adjacent(src):
-                    od = g.objects.get(dst)
-                    if (dst[1] > 2 and sim.car_at(dst) is None
-                            and ((od is None and sim.placeable(dst))
-                                 or (od is not None and od.kind == "roadblock"))):
-                        out.append({**u, "moves": [[list(src), list(dst)]]})
-                        if limit:
-                            break
+            sources: set[Cell] = set()
+            for src, dst in roadworks_moves(g, Sim(g)):
+                if limit and src in sources:
+                    continue  # the sample: one move per roadblock
+                sources.add(src)
+                out.append({**u, "moves": [[list(src), list(dst)]]})
         elif tile == "B25" and after_final and on:
-            sim = Sim(g)
-            for cell in adjacent(car.cell):
-                if sim.placeable(cell) and not any(
-                    (o := g.objects.get(a)) is not None and (o.kind == "container" or o.fortified)
-                    for a in adjacent(cell)
-                ):
-                    out.append({**u, "cells": [list(cell)]})
+            for cell in container_cells(g, Sim(g), car.cell):
+                out.append({**u, "cells": [list(cell)]})
         elif tile in ("B29", "B30") and after_final:
             for cell in _near_cells(g, car.cell, limit):
                 if on_bridge(cell):

@@ -97,6 +97,8 @@ class BridgeRaceRules:
     name = "Bridge Race"
     min_players = 3
     max_players = 5
+    # One seat decides at a time: no action may bypass the expected-version check.
+    blind_actions: frozenset[str] = frozenset()
     options = (
         Option(
             "mode",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import FORCED_ZONE, GUARDRAILS, LANES, ROWS, START_CELLS, ZONES, wall_row
-from .legal import actor, legal
+from .legal import actor, legal, placements
 from .sim import Sim, free_tokens
 from .state import ADVENTURE, BONUS, CHARACTERS, SHOP_PRICES, Game
 
@@ -115,6 +115,8 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None and a == seat:
         out["legal_actions"] = legal(g, seat)
+        # legal_actions samples the cells near the car; the board offers every accepted cell.
+        out["placements"] = placements(g, seat)
     return out
 
 
