@@ -88,8 +88,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": env.str("TEST_SQLITE_PATH", default=str(Path(tempfile.gettempdir()) / f"hideout-test-{os.getpid()}.db"))
     }
+elif env.bool("DB_POOL", default=True):
+    # Daphne runs each request in a thread of its own, so per-thread persistent connections would
+    # pile up; a pool per process shares a few connections instead.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=1),
+        "max_size": env.int("DB_POOL_MAX", default=10),
+        "timeout": env.int("DB_POOL_TIMEOUT", default=20),
+    }
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -120,7 +120,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     @database_sync_to_async
     def _render(self, have_revision: int, have_chat: int) -> dict[str, Any] | None:
         """This seat's partials that changed since what the client has."""
-        match = Match.objects.filter(pk=self.match_id).first()
+        match = Match.objects.defer("snapshot").filter(pk=self.match_id).first()
         if match is None:
             return None
         parts = set()

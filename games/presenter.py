@@ -6,11 +6,14 @@ returns them, so no template ever receives another seat's secret.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .engines.base import SYSTEM, Event
@@ -73,14 +76,35 @@ def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str
     return value
 
 
+_log_cache: OrderedDict[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = OrderedDict()
+_log_lock = Lock()
+_LOG_CACHE_SIZE = 4096
+
+
+def forget_log_cache() -> None:
+    with _log_lock:
+        _log_cache.clear()
+
+
 def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[dict[str, Any]]:
+    """The last ``limit`` readable lines of the log as ``seat`` may see them, in its language.
+
+    Lines already rendered for this reader are kept per process, so a push renders only the
+    events that are new since the last one.
+    """
+    finished = match.status == Match.Status.FINISHED
+    key = (match.pk, seat, translation.get_language(), finished, tuple(match.bot_seats))
+    with _log_lock:
+        hit = _log_cache.get(key)
+    if hit is not None and hit[0] <= match.version and match.version - hit[0] <= limit * 2:
+        after, lines = hit[0], list(hit[1])
+    else:
+        after, lines = max(0, match.version - limit * 2), []
     rules = rules_for(match)
     names = seat_names(match)
     terms: Mapping[str, str] = getattr(rules, "terms", {})
-    finished = match.status == Match.Status.FINISHED
-    rows = list(MatchEvent.objects.filter(match=match).order_by("-seq")[: limit * 2])
-    lines: list[dict[str, Any]] = []
-    for row in reversed(rows):
+    rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version).order_by("seq")
+    for row in rows:
         for line in rules.log_lines(event_for(row.to_event(), seat, finished)):
             params = {k: render_param(k, v, names, terms) for k, v in line.params.items()}
             try:
@@ -88,7 +112,13 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
             except (KeyError, ValueError, TypeError):
                 text = line.message
             lines.append({"seq": row.seq, "text": text})
-    return lines[-limit:]
+    lines = lines[-limit:]
+    with _log_lock:
+        _log_cache[key] = (match.version, lines)
+        _log_cache.move_to_end(key)
+        while len(_log_cache) > _LOG_CACHE_SIZE:
+            _log_cache.popitem(last=False)
+    return lines
 
 
 def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:

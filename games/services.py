@@ -175,7 +175,7 @@ def do_submit_action(
 ) -> SubmitResult:
     """Validate ``payload`` for ``seat`` with the engine and append the resulting events."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
         if idempotency_key:
             receipt = ActionReceipt.objects.filter(match=match, key=idempotency_key).first()
             if receipt is not None:
@@ -369,7 +369,7 @@ def do_advance(match_id: int, *, limit: int = 500) -> int:
     for _attempt in range(limit * 2):
         if made >= limit:
             break
-        match = Match.objects.get(pk=match_id)
+        match = Match.objects.defer("snapshot").get(pk=match_id)
         move = next_automatic_move(match)
         if move is None:
             break

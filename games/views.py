@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import services
 from .forms import CreateMatchForm, ProfileForm
 from .models import Match
-from .presenter import match_context, viewer_for
+from .presenter import ALL_PARTS, match_context, viewer_for
 
 MATCH_TEMPLATE = "games/match.html"
 
@@ -181,7 +181,8 @@ def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
             except services.ServiceError as exc:
                 status, error = exc.status, exc.message
     match.refresh_from_db()
-    context = match_context(match, request.user, error=error)
+    parts = frozenset({"board"}) if request.htmx else ALL_PARTS  # an HTMX answer is the board only
+    context = match_context(match, request.user, error=error, parts=parts)
     if request.htmx:
         return render(request, f"{MATCH_TEMPLATE}#board", context, status=status)
     if error:

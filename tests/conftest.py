@@ -31,11 +31,13 @@ def _fast_passwords(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
-    from games import store
+    from games import presenter, store
 
     store.forget_all()
+    presenter.forget_log_cache()
     yield
     store.forget_all()
+    presenter.forget_log_cache()
 
 
 @pytest.fixture

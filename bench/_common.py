@@ -1,0 +1,225 @@
+"""Small helpers shared by the benchmark scripts (tables, percentiles, /proc readings, Django setup)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def django_setup() -> None:
+    """Configure Django from the environment (DATABASE_URL / REDIS_URL as config/settings.py reads them)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def pct(values: Sequence[float], p: float) -> float:
+    """The p-th percentile (0..100) by linear interpolation; NaN for no values."""
+    if not values:
+        return float("nan")
+    xs = sorted(values)
+    if len(xs) == 1:
+        return xs[0]
+    k = (len(xs) - 1) * p / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def fmt(value: Any, digits: int = 2) -> str:
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return "-"
+        return f"{value:,.{digits}f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None) -> str:
+    cells = [[str(h) for h in headers]] + [[fmt(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = []
+    if title:
+        lines.append(title)
+    sep = "+-" + "-+-".join("-" * w for w in widths) + "-+"
+    lines.append(sep)
+    for n, row in enumerate(cells):
+        parts = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("| " + " | ".join(parts) + " |")
+        if n == 0:
+            lines.append(sep)
+    lines.append(sep)
+    return "\n".join(lines)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident set size of a process, in MiB (VmRSS)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used (read-only look at /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def cpu_seconds_with_reaped(pid: int) -> float:
+    """CPU of a process plus that of its children that have already exited (cutime + cstime)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15]) / CLK_TCK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def postgres_cpu_seconds() -> float:
+    """All PostgreSQL processes, including backends that have exited (via the postmaster's cutime)."""
+    pids = set(pids_named("postgres"))
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        total += cpu_seconds_with_reaped(pid) if ppid not in pids else cpu_seconds(pid)
+    return total
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+def pids_named(name: str) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/comm") as fh:
+                if fh.read().strip() == name:
+                    out.append(int(entry))
+        except OSError:
+            continue
+    return out
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine since boot."""
+    with open("/proc/stat") as fh:
+        parts = [int(x) for x in fh.readline().split()[1:]]
+    idle = parts[3] + (parts[4] if len(parts) > 4 else 0)
+    total = sum(parts[:8])
+    return float(total - idle), float(total)
+
+
+class TempDatabase:
+    """A throwaway database for a benchmark: a SQLite file in /tmp, or a fresh PostgreSQL database.
+
+    ``DATABASE_URL`` is set for this process (before Django is set up) and everything is removed
+    again in ``close()``. Celery runs eagerly and the channel layer is in memory (no REDIS_URL).
+    """
+
+    def __init__(self, kind: str = "sqlite", pg_admin: str = "postgresql://root@127.0.0.1:5432/postgres") -> None:
+        import tempfile
+        import time
+        from urllib.parse import urlsplit, urlunsplit
+
+        self.kind = kind
+        self.pg_admin = pg_admin
+        self.path: str | None = None
+        self.dbname: str | None = None
+        os.environ.pop("REDIS_URL", None)
+        os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+        os.environ.setdefault("DEBUG", "0")
+        if kind == "sqlite":
+            fd, self.path = tempfile.mkstemp(prefix="hideout-bench-", suffix=".sqlite3")
+            os.close(fd)
+            os.environ["DATABASE_URL"] = f"sqlite:///{self.path}"
+        elif kind == "pg":
+            import psycopg
+
+            self.dbname = f"hideout_bench_{os.getpid()}_{int(time.time())}"
+            with psycopg.connect(pg_admin, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{self.dbname}"')
+            parts = urlsplit(pg_admin)
+            os.environ["DATABASE_URL"] = urlunsplit(("postgres", parts.netloc, "/" + self.dbname, "", ""))
+        elif kind != "env":
+            raise ValueError(kind)
+
+    def migrate(self) -> None:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+
+    def close(self) -> None:
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:
+            pass
+        if self.path:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path + suffix)
+            self.path = None
+        if self.dbname:
+            import psycopg
+
+            with psycopg.connect(self.pg_admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)')
+            self.dbname = None
+
+    def describe(self) -> str:
+        if self.kind == "sqlite":
+            return f"SQLite (temp file {self.path})"
+        if self.kind == "pg":
+            return f"PostgreSQL (temp database {self.dbname})"
+        return "DATABASE_URL from the environment"
+
+
+def make_user(prefix: str, n: int) -> Any:
+    """A user with a profile, without password hashing (fast)."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model()(username=f"{prefix}{n}", email=f"{prefix}{n}@bench.invalid")
+    user.set_unusable_password()
+    user.save()  # the post_save signal creates the profile
+    return user
