@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +13,9 @@ from games.engines.base import SYSTEM, DecideContext, Event, replay
 from games.engines.bridge_race import RULES
 
 from .helpers import money_total
+
+# Races per property test: a quick 20 locally; CI sets HIDEOUT_RACES to play about a thousand.
+RACES = int(os.environ.get("HIDEOUT_RACES", "20"))
 
 
 def check_invariants(s):
@@ -65,7 +69,7 @@ def playout(players, mode, seed, bot_share=0.8, max_actions=6000, check_every=1)
     return s0, s, log
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=RACES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     players=st.integers(3, 5),
     mode=st.sampled_from(["standard", "first_game", "closed_border"]),
@@ -85,7 +89,7 @@ def test_r91_r97_random_races_replay_and_invariants(players, mode, seed):
             line.message % {k: v for k, v in line.params.items()}
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=max(RACES // 2, 1), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     players=st.integers(3, 5),
     mode=st.sampled_from(["standard", "first_game", "closed_border"]),
