@@ -22,7 +22,6 @@ from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalActi
 from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
 from .store import (
-    engine_options,
     load_state,
     remember,
     rules_for,
@@ -473,6 +472,3 @@ def do_replace_with_bot(match_id: int, seat: int) -> None:
     _broadcast_after_commit(match)
     _schedule_followups_after_commit(match.pk, match.version)
 
-
-def options_for_engine(match: Match) -> dict[str, Any]:
-    return engine_options(match)
