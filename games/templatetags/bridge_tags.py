@@ -23,6 +23,8 @@ from django.utils.translation import gettext_lazy as _
 from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
 from games.engines.bridge_race.state import ADVENTURE
 
+from .hideout import named
+
 register = template.Library()
 
 # ---- geometry (R-11): x = lane, y = row, row 0 at the bottom, the finish at the top ------------
@@ -268,31 +270,6 @@ def tile_name(tile: Any) -> Any:
     if tile in BONUS_NAMES:
         return BONUS_NAMES[tile]
     return adventure_name(tile)
-
-
-@register.filter
-def face_name(face: Any) -> Any:
-    return FACE_NAMES.get(str(face), face)
-
-
-@register.filter
-def phase_name(phase: Any) -> Any:
-    return PHASE_NAMES.get(str(phase), phase)
-
-
-@register.filter
-def stage_name(stage: Any) -> Any:
-    return STAGE_NAMES.get(str(stage), stage)
-
-
-@register.filter
-def status_name(status: Any) -> Any:
-    return STATUS_NAMES.get(str(status), status)
-
-
-@register.filter
-def mode_name(mode: Any) -> Any:
-    return MODE_NAMES.get(str(mode), mode)
 
 
 @register.filter
@@ -1409,3 +1386,10 @@ def _targets_svg(targets: list[dict[str, Any]]) -> str:
 def payload_json(payload: Any) -> str:
     """A payload as compact JSON, for data attributes (autoescaped by the template)."""
     return _dump(payload)
+
+
+register.filter("face_name", named(FACE_NAMES))
+register.filter("phase_name", named(PHASE_NAMES))
+register.filter("stage_name", named(STAGE_NAMES))
+register.filter("status_name", named(STATUS_NAMES))
+register.filter("mode_name", named(MODE_NAMES))

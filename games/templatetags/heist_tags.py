@@ -7,6 +7,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from .hideout import named
+
 register = template.Library()
 
 ROLE_NAMES = {
@@ -37,20 +39,10 @@ STATUS_NAMES = {
 
 
 @register.filter
-def role_name(role: Any) -> Any:
-    return ROLE_NAMES.get(str(role), role)
-
-
-@register.filter
-def phase_name(phase: Any) -> Any:
-    return PHASE_NAMES.get(str(phase), phase)
-
-
-@register.filter
-def status_name(status: Any) -> Any:
-    return STATUS_NAMES.get(str(status), status)
-
-
-@register.filter
 def hands_of(hands: Any, seat: int) -> list[dict[str, Any]]:
     return [h for h in hands or () if h.get("seat") == seat]
+
+
+register.filter("role_name", named(ROLE_NAMES))
+register.filter("phase_name", named(PHASE_NAMES))
+register.filter("status_name", named(STATUS_NAMES))

@@ -99,3 +99,12 @@ def of_type(actions: Any, kind: str) -> list[dict[str, Any]]:
 @register.filter
 def has_type(actions: Any, kind: str) -> bool:
     return any(a.get("type") == kind for a in actions or ())
+
+
+def named(table: dict[str, Any]) -> Any:
+    """A template filter showing an id by its (translated) name in ``table``, else as it is."""
+
+    def name_of(value: Any) -> Any:
+        return table.get(str(value), value)
+
+    return name_of

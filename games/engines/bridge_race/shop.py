@@ -7,28 +7,25 @@ from .sim import Sim
 from .state import BONUS, COLOUR_RANK, SHOP_PRICES
 
 
-def draw_bonus(sim: Sim) -> str:
-    if not sim.bonus_pile and sim.bonus_discard:
-        sim.bonus_pile = sim.shuffle(sim.bonus_discard)
-        sim.bonus_discard = ()
-        sim.log("reshuffle", pile="bonus")
-    if not sim.bonus_pile:
+def _draw(sim: Sim, pile: str, discard: str, name: str) -> str:
+    """The top tile of a pile, reshuffling its discard pile into it when it is empty (R-22, R-66)."""
+    if not getattr(sim, pile) and getattr(sim, discard):
+        setattr(sim, pile, sim.shuffle(getattr(sim, discard)))
+        setattr(sim, discard, ())
+        sim.log("reshuffle", pile=name)
+    tiles = getattr(sim, pile)
+    if not tiles:
         return ""
-    tile = sim.bonus_pile[0]
-    sim.bonus_pile = sim.bonus_pile[1:]
-    return tile
+    setattr(sim, pile, tiles[1:])
+    return tiles[0]
+
+
+def draw_bonus(sim: Sim) -> str:
+    return _draw(sim, "bonus_pile", "bonus_discard", "bonus")
 
 
 def draw_adventure(sim: Sim) -> str:
-    if not sim.adv_pile and sim.adv_discard:
-        sim.adv_pile = sim.shuffle(sim.adv_discard)
-        sim.adv_discard = ()
-        sim.log("reshuffle", pile="adventure")
-    if not sim.adv_pile:
-        return ""
-    tile = sim.adv_pile[0]
-    sim.adv_pile = sim.adv_pile[1:]
-    return tile
+    return _draw(sim, "adv_pile", "adv_discard", "adventure")
 
 
 def setup_shop(sim: Sim) -> None:
