@@ -1,8 +1,12 @@
-"""A thin WebSocket adapter: authenticate, join ``match_<id>``, push MY seat's partials on change.
+"""A thin WebSocket adapter: authenticate, listen to my seat's group, forward what arrives.
 
-The channel layer carries only "match N is now at revision R"; every socket renders its own view,
-so nothing secret is ever sent to a group. Chat messages from the client go through the same
-service as the HTTP form. Moves do not come over the socket: they are HTMX POSTs.
+A player's socket listens on ``match_<id>_seat_<n>``, where the process that changed the match
+sends that seat's partials, already rendered (see :mod:`games.pushes`): forwarding them needs no
+database. Spectators (and everybody in the lobby) listen on ``match_<id>``, which carries only
+"match N is now at revision R", and render their own public view. Any socket renders for itself
+when it connects or reconnects (catching up from ``?v=&c=``) or when a message is not for it.
+Chat messages from the client go through the same service as the HTTP form. Moves do not come
+over the socket: they are HTMX POSTs.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from django.utils import timezone, translation
 from . import services
 from .models import Match, Seat
 from .presenter import match_context, viewer_for
+from .pushes import seat_group, watch_group
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -26,6 +31,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     seat: int | None
     sent_revision: int
     sent_chat: int
+    listening: str | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -42,16 +48,26 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.sent_revision = _int((query.get("v") or [None])[0], -1)
         self.sent_chat = _int((query.get("c") or [None])[0], -1)
-        self.group = services.group_name(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._listen()
         await self.accept()
         await self._presence(+1)
         await self.push(only_if_newer=True)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.listening is not None:
+            await self.channel_layer.group_discard(self.listening, self.channel_name)
+            self.listening = None
             await self._presence(-1)
+
+    async def _listen(self) -> None:
+        """Listen on my seat's group as a player, else on the match's watch group."""
+        wanted = watch_group(self.match_id) if self.seat is None else seat_group(self.match_id, self.seat)
+        if wanted == self.listening:
+            return
+        await self.channel_layer.group_add(wanted, self.channel_name)
+        if self.listening is not None:
+            await self.channel_layer.group_discard(self.listening, self.channel_name)
+        self.listening = wanted
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -69,10 +85,33 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
             await self.push()
 
+    async def seat_update(self, event: dict[str, Any]) -> None:
+        """My seat's partials, rendered by the writer; forwarded if they are news and for my user."""
+        if event["user"] != self.scope["user"].pk:
+            await self.push()  # the seat changed hands: render for whoever I am now
+            return
+        board_news = event["revision"] > self.sent_revision
+        chat_news = event["chat"] and event["chat_version"] > self.sent_chat
+        if not (board_news or chat_news):
+            return
+        self.sent_revision = max(self.sent_revision, event["revision"])
+        if event["chat"]:
+            self.sent_chat = max(self.sent_chat, event["chat_version"])
+        await self.send_json(
+            {
+                "type": "update",
+                "revision": event["revision"],
+                "version": event["version"],
+                "chat_version": event["chat_version"],
+                "html": event["html"],
+            }
+        )
+
     async def push(self, only_if_newer: bool = False) -> None:
         payload = await self._render(self.sent_revision, self.sent_chat)
         if payload is None:
             return
+        await self._listen()  # rendering found out who I am (a seat once the match started)
         if only_if_newer and payload["revision"] <= self.sent_revision and payload["chat_version"] <= self.sent_chat:
             return
         self.sent_revision = payload["revision"]

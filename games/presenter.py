@@ -86,14 +86,41 @@ def forget_log_cache() -> None:
         _log_cache.clear()
 
 
+def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
+    finished = match.status == Match.Status.FINISHED
+    return (match.pk, seat, translation.get_language(), finished, tuple(match.bot_seats))
+
+
+def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) -> None:
+    """Make sure the log events the ``seats`` lack are at hand, with one query at most.
+
+    ``events`` are events the caller already holds (by ``seq``); the pushes after a move pass the
+    move's new events, so a warm cache needs no query at all.
+    """
+    needed_from = match.version
+    for seat in seats:
+        with _log_lock:
+            hit = _log_cache.get(_log_key(match, seat))
+        cached = hit[0] if hit is not None and hit[0] <= match.version else -1
+        if cached < 0 or match.version - cached > LOG_LINES * 2:
+            cached = max(0, match.version - LOG_LINES * 2)
+        needed_from = min(needed_from, cached)
+    known = dict(events)
+    missing = [seq for seq in range(needed_from + 1, match.version + 1) if seq not in known]
+    if missing:
+        rows = MatchEvent.objects.filter(match=match, seq__gte=missing[0], seq__lte=match.version)
+        known.update({row.seq: row.to_event() for row in rows})
+    match._log_events = known  # type: ignore[attr-defined]
+
+
 def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[dict[str, Any]]:
     """The last ``limit`` readable lines of the log as ``seat`` may see them, in its language.
 
     Lines already rendered for this reader are kept per process, so a push renders only the
-    events that are new since the last one.
+    events that are new since the last one (taken from :func:`prefetch_log` when it ran).
     """
     finished = match.status == Match.Status.FINISHED
-    key = (match.pk, seat, translation.get_language(), finished, tuple(match.bot_seats))
+    key = _log_key(match, seat)
     with _log_lock:
         hit = _log_cache.get(key)
     if hit is not None and hit[0] <= match.version and match.version - hit[0] <= limit * 2:
@@ -103,15 +130,20 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
     rules = rules_for(match)
     names = seat_names(match)
     terms: Mapping[str, str] = getattr(rules, "terms", {})
-    rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version).order_by("seq")
-    for row in rows:
-        for line in rules.log_lines(event_for(row.to_event(), seat, finished)):
+    known: Mapping[int, Event] = getattr(match, "_log_events", {})
+    if all(seq in known for seq in range(after + 1, match.version + 1)):
+        new = [(seq, known[seq]) for seq in range(after + 1, match.version + 1)]
+    else:
+        rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version).order_by("seq")
+        new = [(row.seq, row.to_event()) for row in rows]
+    for seq, event in new:
+        for line in rules.log_lines(event_for(event, seat, finished)):
             params = {k: render_param(k, v, names, terms) for k, v in line.params.items()}
             try:
                 text = _(line.message) % params if params else _(line.message)
             except (KeyError, ValueError, TypeError):
                 text = line.message
-            lines.append({"seq": row.seq, "text": text})
+            lines.append({"seq": seq, "text": text})
     lines = lines[-limit:]
     with _log_lock:
         _log_cache[key] = (match.version, lines)
@@ -121,11 +153,21 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
     return lines
 
 
+def chat_rows(match: Match) -> list[ChatMessage]:
+    """The match's latest chat messages (every seat's), fetched once per match object."""
+    cached = getattr(match, "_chat_rows", None)
+    if cached is None or cached[0] != match.chat_version:
+        latest = ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")
+        rows = list(latest[: CHAT_LINES * 2])
+        cached = (match.chat_version, rows)
+        match._chat_rows = cached  # type: ignore[attr-defined]
+    return cached[1]
+
+
 def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
     names = seat_names(match)
-    rows = list(ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")[:CHAT_LINES * 2])
     out = []
-    for message in reversed(rows):
+    for message in reversed(chat_rows(match)):
         if not message.visible_to_seat(seat):
             continue
         out.append(
@@ -138,6 +180,12 @@ def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
             }
         )
     return out[-CHAT_LINES:]
+
+
+def can_chat(match: Match, rules: Any, state: Any, seat: int | None) -> bool:
+    if seat is None or match.status != Match.Status.ACTIVE:
+        return False
+    return bool(getattr(rules, "chat_allowed", lambda s, n: True)(state, seat))
 
 
 ALL_PARTS = frozenset({"board", "log", "chat"})
@@ -183,7 +231,7 @@ def match_context(
             else [],
             log=log_lines(match, seat) if "log" in parts else [],
             chat=chat_lines(match, seat) if "chat" in parts else [],
-            can_chat=seat is not None and playing and getattr(rules, "chat_allowed", lambda s, n: True)(state, seat),
+            can_chat=can_chat(match, rules, state, seat),
             standings=standings(match, names),
         )
     else:

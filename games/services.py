@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import broadcaster, clock
+from . import clock, pushes
 from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalAction, InvalidAction, replay, rng_for
 from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
@@ -57,10 +57,7 @@ class SubmitResult:
     version: int
     events: list[Event] = field(default_factory=list)
     duplicate: bool = False
-
-
-def group_name(match_id: int) -> str:
-    return f"match_{match_id}"
+    revision: int | None = None  # what pages show after this action (None for a duplicate)
 
 
 # --- lobby -------------------------------------------------------------------------------------
@@ -108,7 +105,7 @@ def do_join_match(match_id: int, user: Any) -> Seat:
         except IntegrityError as exc:  # pragma: no cover - guarded by the row lock
             raise ServiceError(_("This match is full."), status=409) from exc
         _touch(match)
-    _broadcast_after_commit(match)
+    _publish_after_commit(match)
     return seat
 
 
@@ -120,7 +117,7 @@ def do_leave_match(match_id: int, user: Any) -> None:
             match.save(update_fields=["status"])
         match.seats.filter(user=user).delete()
         _touch(match)
-    _broadcast_after_commit(match)
+    _publish_after_commit(match)
 
 
 def do_add_bot(match_id: int, user: Any) -> Seat:
@@ -130,7 +127,7 @@ def do_add_bot(match_id: int, user: Any) -> Seat:
             raise NotAllowed(_("Only the host can fill seats with bots."))
         seat = Seat.objects.create(match=match, number=_free_number(match), is_bot=True)
         _touch(match)
-    _broadcast_after_commit(match)
+    _publish_after_commit(match)
     return seat
 
 
@@ -172,13 +169,32 @@ def do_submit_action(
     idempotency_key: str | None = None,
     now: float | None = None,
 ) -> SubmitResult:
-    """Validate ``payload`` for ``seat`` with the engine and append the resulting events."""
-    with transaction.atomic():
-        match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
+    """Validate ``payload`` for ``seat`` with the engine and append the resulting events.
+
+    A resubmission (same ``idempotency_key``) is answered with the first one's result. Receipts are
+    looked up only when something goes wrong (the receipt's unique key refuses the second insert,
+    or the resubmission is stale or no longer legal), so a normal move costs no extra query.
+    """
+    try:
+        return _submit(match_id, seat, payload, expected_version, idempotency_key, now)
+    except (IntegrityError, ServiceError):
         if idempotency_key:
-            receipt = ActionReceipt.objects.filter(match=match, key=idempotency_key).first()
+            receipt = ActionReceipt.objects.filter(match_id=match_id, key=idempotency_key).first()
             if receipt is not None:
                 return SubmitResult(version=receipt.version, duplicate=True)
+        raise
+
+
+def _submit(
+    match_id: int,
+    seat: int,
+    payload: dict[str, Any],
+    expected_version: int | None,
+    idempotency_key: str | None,
+    now: float | None,
+) -> SubmitResult:
+    with transaction.atomic():
+        match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
         if match.status != Match.Status.ACTIVE:
             raise ServiceError(_("This match is not in progress."), status=409)
         rules = rules_for(match)
@@ -207,10 +223,15 @@ def do_submit_action(
         if idempotency_key:
             ActionReceipt.objects.create(match=match, seat=seat, key=idempotency_key, version=match.version)
         remember(match.pk, match.version, new_state)
-    _broadcast_after_commit(match)
+    _publish_after_commit(
+        match,
+        events={old_version + i: event for i, event in enumerate(events, start=1)},
+        state_before=state,
+        actor=seat if seat != SYSTEM else None,
+    )
     if automatic:
         _schedule_followups_after_commit(match.pk, match.version)
-    return SubmitResult(version=match.version, events=events)
+    return SubmitResult(version=match.version, events=events, revision=match.revision)
 
 
 def engine_message(exc: EngineError) -> str:
@@ -319,18 +340,9 @@ def _touch(match: Match) -> None:
     Match.objects.filter(pk=match.pk).update(revision=match.revision)
 
 
-def _broadcast_after_commit(match: Match) -> None:
-    match_id, revision, chat_version = match.pk, match.revision, match.chat_version
-    transaction.on_commit(lambda: broadcast(match_id, revision, chat_version))
-
-
-def broadcast(match_id: int, revision: int, chat_version: int) -> None:
-    """Tell every socket of the match that it changed; each renders its own seat's view."""
-    message = {"type": "match.changed", "revision": revision, "chat_version": chat_version}
-    try:
-        broadcaster.send(group_name(match_id), message)
-    except Exception:  # the log is committed; a client that missed this catches up on reconnect
-        log.exception("broadcast failed for match %s", match_id)
+def _publish_after_commit(match: Match, **hints: Any) -> None:
+    """Once committed, push the change to the match's sockets (see :mod:`games.pushes`)."""
+    transaction.on_commit(lambda: pushes.publish(match, **hints))
 
 
 def _schedule_followups_after_commit(match_id: int, version: int) -> None:
@@ -405,7 +417,7 @@ def do_post_chat(match_id: int, seat: int, text: str, to_seat: int | None = None
         message = ChatMessage.objects.create(match=match, seat=seat, to_seat=to_seat, text=text)
         match.chat_version += 1
         match.save(update_fields=["chat_version"])
-    _broadcast_after_commit(match)
+    _publish_after_commit(match, chat_changed=True, board=False)
     return message
 
 
@@ -417,7 +429,7 @@ def do_hide_chat(message_id: int) -> None:
         match = Match.objects.select_for_update().get(pk=message.match_id)
         match.chat_version += 1
         match.save(update_fields=["chat_version"])
-    _broadcast_after_commit(match)
+    _publish_after_commit(match, chat_changed=True, board=False)
 
 
 # --- leaving and moderation --------------------------------------------------------------------
@@ -442,7 +454,7 @@ def do_abort_match(match_id: int) -> None:
         match.waiting = {}
         match.save(update_fields=["waiting"])
         _touch(match)
-    _broadcast_after_commit(match)
+    _publish_after_commit(match)
 
 
 def do_force_timeout(match_id: int) -> SubmitResult | None:
@@ -469,6 +481,6 @@ def do_replace_with_bot(match_id: int, seat: int) -> None:
             match.bot_seats = sorted([*match.bot_seats, seat])
             match.save(update_fields=["bot_seats"])
         _touch(match)
-    _broadcast_after_commit(match)
+    _publish_after_commit(match, seats_changed=True)
     _schedule_followups_after_commit(match.pk, match.version)
 

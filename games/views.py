@@ -10,13 +10,15 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import services
 from .forms import CreateMatchForm, ProfileForm
-from .models import Match
+from .models import Match, Seat
 from .presenter import ALL_PARTS, match_context, viewer_for
+from .pushes import rendered_board
 
 MATCH_TEMPLATE = "games/match.html"
 
@@ -156,10 +158,10 @@ def parse_payload(post: Any) -> dict[str, Any]:
 @login_required
 @require_POST
 def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=match_id)
-    viewer = viewer_for(match, request.user)
-    status, error = 200, None
-    if viewer.seat is None:
+    seat = Seat.objects.filter(match_id=match_id, user=request.user).values_list("number", flat=True).first()
+    status, error, result = 200, None, None
+    if seat is None:
+        get_object_or_404(Match, pk=match_id)
         status, error = 403, _("Only the players of this match can act in it.")
     else:
         try:
@@ -171,16 +173,21 @@ def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
         if error is None:
             try:
                 payload = parse_payload(request.POST)
-                services.do_submit_action(
-                    match.pk,
-                    viewer.seat,
+                result = services.do_submit_action(
+                    match_id,
+                    seat,
                     payload,
                     expected_version=expected,
                     idempotency_key=(request.POST.get("key") or None),
                 )
             except services.ServiceError as exc:
                 status, error = exc.status, exc.message
-    match.refresh_from_db()
+    if request.htmx and result is not None and result.revision is not None:
+        # The board this move's push rendered for this player (same user, revision and language).
+        html = rendered_board(match_id, result.revision, request.user.pk, translation.get_language())
+        if html is not None:
+            return HttpResponse(html)
+    match = get_object_or_404(Match, pk=match_id)
     parts = frozenset({"board"}) if request.htmx else ALL_PARTS  # an HTMX answer is the board only
     context = match_context(match, request.user, error=error, parts=parts)
     if request.htmx:

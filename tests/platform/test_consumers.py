@@ -150,3 +150,50 @@ async def test_lobby_changes_and_abort_are_pushed(make_user: Any) -> None:
     await sync_to_async(services.do_abort_match)(match.pk)
     assert "aborted" in (await next_update(host_socket))["html"]
     await host_socket.disconnect()
+
+
+async def test_player_sockets_forward_what_the_writer_rendered(make_user: Any, monkeypatch: Any) -> None:
+    """A player's socket forwards its seat's partials without rendering (or querying) itself."""
+    from games.consumers import MatchConsumer
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    sockets = {seat: await connect(user, match.pk) for seat, user in by_seat.items()}
+
+    async def no_render(self: Any, *args: Any) -> Any:
+        pytest.fail("a player's socket rendered for itself")
+
+    monkeypatch.setattr(MatchConsumer, "_render", no_render)
+    result = await sync_to_async(services.do_submit_action)(match.pk, 2, {"type": "choose", "roles": ["THUG"]})
+    for seat, communicator in sockets.items():
+        update = await next_update(communicator)
+        assert update["version"] == result.version
+        assert ("You chose Thug" in update["html"]) == (seat == 2)
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_a_replaced_player_sees_no_more_of_the_seat(make_user: Any) -> None:
+    """After a moderator hands a seat to a bot, its former player's socket gets the public view only."""
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    former = await connect(by_seat[1], match.pk)
+    await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "choose", "roles": ["DRIVER"]})
+    assert "You chose Driver" in (await next_update(former))["html"]
+    await sync_to_async(services.do_replace_with_bot)(match.pk, 1)
+    update = await next_update(former)
+    assert "You are watching this match." in update["html"]
+    assert "Your role" not in update["html"] and "You chose" not in update["html"]
+    await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["THUG"]})
+    update = await next_update(former)
+    assert "Your role" not in update["html"] and "You chose" not in update["html"]
+    await former.disconnect()
+
+
+async def test_chat_message_sends_the_chat_box_only(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    sockets = {seat: await connect(user, match.pk) for seat, user in by_seat.items() if seat < 2}
+    await sync_to_async(services.do_post_chat)(match.pk, 0, "hello there")
+    update = await next_update(sockets[1])
+    assert 'id="chat"' in update["html"] and "hello there" in update["html"]
+    assert 'id="board"' not in update["html"]
+    for communicator in sockets.values():
+        await communicator.disconnect()

@@ -260,3 +260,24 @@ def test_log_terms_are_translated_for_the_reader(make_user: Any) -> None:
     html = client_for(by_seat[0]).get(match.get_absolute_url()).content.decode()
     log = html.split('id="log"')[1].split("</section>")[0]
     assert "暴徒" in log and "Thug" not in log
+
+
+def test_htmx_answer_is_the_board_rendered_once_for_the_push(make_user: Any, monkeypatch: Any) -> None:
+    """The mover's board is rendered once, by the write path, and answers the POST as it is."""
+    from games import pushes, views
+
+    match, by_seat = started_match(make_user)
+    renders: list[tuple[int, frozenset[str]]] = []
+    real_render_parts = pushes.render_parts
+
+    def counting(match: Match, user: Any, parts: Any) -> Any:
+        renders.append((user.pk, frozenset(parts)))
+        return real_render_parts(match, user, parts)
+
+    monkeypatch.setattr(pushes, "render_parts", counting)
+    monkeypatch.setattr(views, "match_context", lambda *a, **k: pytest.fail("the view rendered the board again"))
+    response = post_action(client_for(by_seat[0]), match, {"type": "choose", "roles": ["DRIVER"]}, match.version)
+    assert response.status_code == 200
+    assert "Your role:" in response.content.decode()
+    # Nobody has a socket open: only the mover's board is rendered (for the answer).
+    assert renders == [(by_seat[0].pk, frozenset({"board", "log"}))]
