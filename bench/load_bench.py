@@ -409,7 +409,7 @@ def make_players(count: int, urls: list[str]) -> list[Player]:
     for i, user in enumerate(users):
         store = store_class()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = "games.auth.ProfileModelBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         players.append(Player(user.pk, store.session_key, urls[i % len(urls)]))

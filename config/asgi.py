@@ -10,20 +10,19 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config.limits import HttpConcurrencyLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": HttpConcurrencyLimit(django_asgi_app, settings.HTTP_CONCURRENCY),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 
-if os.environ.get("HIDEOUT_DEV_BEAT") == "1":
-    from django.conf import settings
+if os.environ.get("HIDEOUT_DEV_BEAT") == "1" and settings.CELERY_TASK_ALWAYS_EAGER:
+    from games import devbeat
 
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        from games import devbeat
-
-        devbeat.start()
+    devbeat.start()

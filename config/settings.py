@@ -101,6 +101,10 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
+# HTTP requests one server process works on at once (each holds a thread and a database
+# connection); keep it at most DB_POOL_MAX. The rest wait their turn in the event loop.
+HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -141,9 +145,14 @@ AUTH_PASSWORD_VALIDATORS = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "games.auth.ProfileModelBackend",
+    "games.auth.ProfileAllauthBackend",
+    # Sessions signed in before the two above existed name these; they stay valid.
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
+# Sessions are read from the cache (Redis when configured) and written through to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 SITE_ID = 1
 ACCOUNT_LOGIN_METHODS = {"email"}
