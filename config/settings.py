@@ -49,12 +49,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last on purpose: it is synchronous only, so under ASGI every middleware above runs in one
+    # worker thread, instead of hopping between the event loop and threads once per middleware.
+    "games.middleware.UserLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

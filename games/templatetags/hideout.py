@@ -20,13 +20,14 @@ from django.utils.safestring import SafeString
 register = template.Library()
 
 
+_FORM_ATTRS = (
+    'method="post" action="{0}" hx-post="{0}" hx-target="#board" hx-swap="outerHTML" hx-disabled-elt="find button"'
+)
+
+
 @register.simple_tag(takes_context=True)
 def action_form_attrs(context: template.Context) -> SafeString:
-    return format_html(
-        'method="post" action="{0}" hx-post="{0}" hx-target="#board" hx-swap="outerHTML" '
-        'hx-disabled-elt="find button"',
-        context["action_url"],
-    )
+    return format_html(_FORM_ATTRS, context["action_url"])
 
 
 @register.simple_tag(takes_context=True)
@@ -52,16 +53,16 @@ def action_fields(context: template.Context, payload: dict[str, Any] | str) -> S
     )
 
 
-@register.inclusion_tag("games/_action_button.html", takes_context=True)
-def action_button(context: template.Context, payload: dict[str, Any], label: str, css: str = "") -> dict[str, Any]:
-    return {
-        "request": context.get("request"),
-        "action_url": context["action_url"],
-        "version": context.get("version"),
-        "payload": payload,
-        "label": label,
-        "css": css,
-    }
+@register.simple_tag(takes_context=True)
+def action_button(context: template.Context, payload: dict[str, Any], label: str, css: str = "") -> SafeString:
+    """A one-button form posting ``payload`` (built in Python: boards have many of these)."""
+    return format_html(
+        '<form {} class="action-form">{}<button type="submit" class="{}">{}</button></form>',
+        action_form_attrs(context),
+        action_fields(context, payload),
+        css or "btn",
+        label,
+    )
 
 
 @register.filter
