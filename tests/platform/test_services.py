@@ -213,3 +213,23 @@ def test_racing_submissions_for_one_version_produce_exactly_one_event(make_user:
     assert refused[0].status == 409
     decided = MatchEvent.objects.filter(match=match, seq__gt=version, type__in=["hands_committed", "hand_withdrawn"])
     assert decided.filter(data__seat=0).count() == 1
+
+
+def test_offers_are_not_refused_as_stale_but_decisions_are_r24_r25(make_user: Any) -> None:
+    """Negotiation runs in real time: an offer made on a board one move old still counts, and its
+    acceptance is checked against the state at that moment; a commit on an old board is refused."""
+    match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    seen = match.version
+    services.do_submit_action(match.pk, 2, {"type": "withdraw", "slot": 1}, expected_version=seen)
+    offer = {"type": "offer", "to_seat": 1, "direction": "pay", "amount": 1}
+    services.do_submit_action(match.pk, 0, offer, expected_version=seen)
+    created = MatchEvent.objects.get(match=match, type="offer_created")
+    match.refresh_from_db()
+    accept = {"type": "accept", "offer": created.data["offer"]}
+    services.do_submit_action(match.pk, 3, {"type": "commit"}, expected_version=match.version)
+    services.do_submit_action(match.pk, 1, accept, expected_version=match.version - 1)
+    assert MatchEvent.objects.filter(match=match, type="offer_accepted").count() == 1
+    with pytest.raises(services.StaleVersion):
+        services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=seen)
