@@ -12,8 +12,9 @@ then times, many times over and interleaved so machine noise hits every size ali
 Games:
 
 * heist — 4 humans; after the planning choices one player makes and cancels offers in negotiation
-  until the log is long enough (no chat). NB: every offer stays in the heist state until the heist
-  ends, so the *state* grows with the log here, not only the log.
+  until the log is long enough (no chat). A closed offer (accepted, declined, cancelled, failed or
+  expired) leaves the heist state at once, only a counter for the next offer id stays, so the state
+  (and its snapshot) stays small however long the log; the offer history is in the log only.
 * bridge_race — 5 bots playing a race through services (sizes capped by the length of a race,
   about 500 events), a log whose state does not keep every past action.
 

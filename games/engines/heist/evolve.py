@@ -8,12 +8,7 @@ from typing import Any
 
 from ..base import Event
 from .state import (
-    ACCEPTED,
-    CANCELLED,
     COMMITTED,
-    DECLINED,
-    EXPIRED,
-    FAILED,
     FORFEITED,
     HEIST,
     NAMING,
@@ -150,21 +145,15 @@ def evolve(state: State, event: Event) -> State:
         )
         state = replace(state, offers=(*state.offers, offer), next_offer=max(state.next_offer, offer.id + 1))
     elif t == "offer_accepted":
-        offer = state.offer(d["offer"])
-        if offer is not None:
+        # acceptance settles the offer at once (the clause withdrawal is its own
+        # hand_withdrawn event), so nothing of it is left to keep: it leaves the state.
+        if state.offer(d["offer"]) is not None:
             balances = _add(state.balances, d["payer_seat"], -d["amount"])
             balances = _add(balances, d["payee_seat"], d["amount"])
-            state = replace(state, balances=balances).replace_offer(replace(offer, status=ACCEPTED))
+            state = replace(state, balances=balances).without_offer(d["offer"])
     elif t in ("offer_declined", "offer_cancelled", "offer_failed", "offer_expired"):
-        offer = state.offer(d["offer"])
-        status = {
-            "offer_declined": DECLINED,
-            "offer_cancelled": CANCELLED,
-            "offer_failed": FAILED,
-            "offer_expired": EXPIRED,
-        }[t]
-        if offer is not None:
-            state = state.replace_offer(replace(offer, status=status, reason=d.get("reason", "")))
+        # a closed offer has no further effect; its history stays in the event log.
+        state = state.without_offer(d["offer"])
     elif t == "threat_used":
         seat = d["seat"]
         look = Look(state.heist, seat, d["target_seat"], d["slot"], secret.get("role", ""))

@@ -49,7 +49,6 @@ from .state import (
     ELIMINATED,
     NAMING,
     NEGOTIATION,
-    OPEN,
     OVER,
     PLANNING,
     SETUP,
@@ -251,9 +250,7 @@ class _Run:
         s = self.state
         if s.phase != NEGOTIATION:
             return
-        for offer in s.offers:
-            if offer.status != OPEN:
-                continue
+        for offer in s.offers:  # only open offers are in the state
             reason = ""
             if offer.clause:
                 clause_hand = s.hand(offer.payee, offer.clause)
@@ -269,9 +266,8 @@ class _Run:
     def end_negotiation(self, reason: str) -> None:
         for seat in range(self.state.players):
             self.commit(seat, "end")
-        for offer in self.state.offers:
-            if offer.status == OPEN:
-                self.emit("offer_expired", {"offer": offer.id, "reason": "ended"})
+        for offer in self.state.offers:  # every offer in the state is open
+            self.emit("offer_expired", {"offer": offer.id, "reason": "ended"})
         self.emit("negotiation_ended", {"reason": reason})
         self.resolve_start()
 
@@ -575,9 +571,7 @@ class HeistRules(GenericRules[State]):
             out.append({"type": "withdraw", "slot": h.slot})
         if mine:
             out.append({"type": "commit"})
-        for offer in state.offers:
-            if offer.status != OPEN:
-                continue
+        for offer in state.offers:  # the open offers
             if offer.creator == seat:
                 out.append({"type": "cancel", "offer": offer.id})
             elif seat in (offer.payer, offer.payee):
@@ -744,7 +738,7 @@ class HeistRules(GenericRules[State]):
             run.maybe_lay_pool()
         elif s.phase == NEGOTIATION:
             for offer in s.offers:
-                if offer.status == OPEN and who in (offer.payer, offer.payee):
+                if who in (offer.payer, offer.payee):
                     run.emit("offer_expired", {"offer": offer.id, "reason": "resigned"})
             for hand in run.state.undecided(who):
                 run.withdraw(hand, "resign")
@@ -887,7 +881,7 @@ class HeistRules(GenericRules[State]):
     def _open_offer(self, run: _Run, seat: int, action: Action, creator: bool) -> Any:
         s = self._negotiating(run, seat)
         offer = s.offer(action["offer"])
-        if offer is None or offer.status != OPEN:
+        if offer is None:  # unknown, or closed: a closed offer has left the state
             raise IllegalAction(_("That offer is not open."))
         if creator and offer.creator != seat:
             raise IllegalAction(_("Only its creator may cancel an offer."))
@@ -1029,17 +1023,16 @@ class HeistRules(GenericRules[State]):
             for who, due in state.prompts:
                 if state.undecided(who):
                     out.append(Deadline((who,), due, {"type": "prompt_timeout", "seat": who}, "prompt"))
-            for offer in state.offers:
-                if offer.status == OPEN:
-                    other = offer.payee if offer.creator == offer.payer else offer.payer
-                    out.append(
-                        Deadline(
-                            (other,),
-                            offer.expires,
-                            {"type": "expire_offer", "offer": offer.id},
-                            "offer",
-                        )
+            for offer in state.offers:  # the open offers
+                other = offer.payee if offer.creator == offer.payer else offer.payer
+                out.append(
+                    Deadline(
+                        (other,),
+                        offer.expires,
+                        {"type": "expire_offer", "offer": offer.id},
+                        "offer",
                     )
+                )
         elif state.phase == NAMING and state.informant is not None:
             who = state.informant[0]
             due = 0.0 if state.resigned[who] else float(state.naming_due or 0.0)

@@ -29,7 +29,9 @@ ON_TABLE = "table"
 RETURNED = "returned"
 FORFEITED = "forfeited"
 
-# Offer statuses (R-75)
+# Offer statuses (R-75). Only open offers live in the state: an offer leaves it the moment it is
+# accepted (R-24 settles it at once, nothing is left to pay later), declined, cancelled, failed
+# or expired (R-26). Its history is in the event log, which the log lines read.
 OPEN = "open"
 ACCEPTED = "accepted"
 DECLINED = "declined"
@@ -57,7 +59,10 @@ class Hand:
 
 @dataclass(frozen=True)
 class Offer:
-    """A binding money offer (R-24). ``clause`` is the payee's slot to withdraw, 0 for none."""
+    """An open binding money offer (R-24). ``clause`` is the payee's slot to withdraw, 0 for none.
+
+    Every offer in a state is open (R-26): closing removes it, so there is no status field.
+    """
 
     id: int
     creator: int
@@ -67,8 +72,6 @@ class Offer:
     clause: int
     created: float
     expires: float
-    status: str = OPEN
-    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,8 +113,8 @@ class State:
     powers_ready: bool = False  # R-76 b/c: set by the boss_powers_ready event (T/2 into negotiation)
     prompts: tuple[tuple[int, float], ...] = ()  # (seat, due)
     call_due: float | None = None
-    offers: tuple[Offer, ...] = ()
-    next_offer: int = 1
+    offers: tuple[Offer, ...] = ()  # the open offers only (closed ones leave, see Offer)
+    next_offer: int = 1  # the next offer id: never reset, so ids are unique in the match
     looks: tuple[Look, ...] = ()
     informant: tuple[int, int] | None = None  # the lone informant (seat, slot)
     named_role: str | None = None
@@ -160,12 +163,21 @@ class State:
             hands=tuple(new if (h.seat, h.slot) == (new.seat, new.slot) else h for h in self.hands),
         )
 
-    def replace_offer(self, new: Offer) -> State:
-        return replace(self, offers=tuple(new if o.id == new.id else o for o in self.offers))
+    def without_offer(self, offer_id: int) -> State:
+        """The state once offer ``offer_id`` has closed (accepted, declined, cancelled, failed, expired)."""
+        return replace(self, offers=tuple(o for o in self.offers if o.id != offer_id))
 
 
 def _tuple_of(kind: type, items: list[Any]) -> tuple[Any, ...]:
     return tuple(kind(**item) for item in items)
+
+
+_OFFER_FIELDS = tuple(f.name for f in fields(Offer))
+
+
+def _open_offers(items: list[dict[str, Any]]) -> tuple[Offer, ...]:
+    """Offers of a snapshot; older snapshots also kept closed offers (with a status): drop those."""
+    return tuple(Offer(**{k: item[k] for k in _OFFER_FIELDS}) for item in items if item.get("status", OPEN) == OPEN)
 
 
 def state_to_json(state: State) -> dict[str, Any]:
@@ -194,7 +206,7 @@ def state_from_json(data: dict[str, Any]) -> State:
         if f.name == "hands":
             value = _tuple_of(Hand, value)
         elif f.name == "offers":
-            value = _tuple_of(Offer, value)
+            value = _open_offers(value)
         elif f.name == "looks":
             value = _tuple_of(Look, value)
         elif f.name in ("choices", "previous"):

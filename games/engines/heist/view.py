@@ -8,7 +8,7 @@ from typing import Any
 
 from ..base import Deadline, Outcome
 from .constants import LOOT, REVEAL_ORDER, roles_for
-from .state import NAMING, NEGOTIATION, OVER, PLANNING, State
+from .state import NAMING, NEGOTIATION, OPEN, OVER, PLANNING, State
 
 
 def _allowed(state: State, seat: int) -> list[str]:
@@ -80,6 +80,8 @@ def view(
         "pool_size": len(state.hands),
         "hands": hands,
         "fully_withdrawn": [state.fully_withdrawn(s) for s in range(n)],
+        # the open offers, with their countdown. A closed offer has left the state; its
+        # history (parties, amount, clause, how it ended: R-64) is in the match log.
         "offers": [
             {
                 "id": o.id,
@@ -88,8 +90,7 @@ def view(
                 "payee_seat": o.payee,
                 "amount": o.amount,
                 "clause_slot": o.clause or None,
-                "status": o.status,
-                "reason": o.reason,
+                "status": OPEN,
                 "created": o.created,
                 "expires": o.expires,
             }
