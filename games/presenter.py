@@ -251,6 +251,15 @@ def match_context(
     return context
 
 
+def public_context(match: Match) -> dict[str, Any]:
+    """The board context of a spectator: what every viewer may see (for shared fragments)."""
+    cached = getattr(match, "_public_context", None)
+    if cached is None or cached[0] != match.revision:
+        cached = (match.revision, match_context(match, None, parts=frozenset({"board"})))
+        match._public_context = cached  # type: ignore[attr-defined]
+    return cached[1]
+
+
 def standings(match: Match, names: dict[int, str]) -> list[dict[str, Any]] | None:
     if not match.outcome:
         return None

@@ -43,6 +43,12 @@ def hands_of(hands: Any, seat: int) -> list[dict[str, Any]]:
     return [h for h in hands or () if h.get("seat") == seat]
 
 
+@register.filter
+def for_offer(legal: Any, offer_id: int) -> list[dict[str, Any]]:
+    """This seat's legal actions on one offer (accept, decline or cancel)."""
+    return [a for a in legal or () if a.get("offer") == offer_id]
+
+
 register.filter("role_name", named(ROLE_NAMES))
 register.filter("phase_name", named(PHASE_NAMES))
 register.filter("status_name", named(STATUS_NAMES))

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import OrderedDict
+from threading import Lock
 from typing import Any
 
 from django import template
 from django.middleware.csrf import get_token
+from django.utils import translation
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
@@ -109,3 +112,48 @@ def named(table: dict[str, Any]) -> Any:
         return table.get(str(value), value)
 
     return name_of
+
+
+# --- fragments every viewer shares ------------------------------------------------------------------
+
+_shared: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
+_shared_lock = Lock()
+_SHARED_SIZE = 1024
+
+
+class SharedNode(template.Node):
+    """``{% shared "name" %}…{% endshared %}``: a fragment of the board every viewer sees alike.
+
+    It is rendered from the *spectator's* context (``presenter.public_context``), never from the
+    viewer's own, so it cannot carry a secret; and it is rendered once per match revision and
+    language, then reused for every seat (the pushes after a move render all of them at once).
+    """
+
+    def __init__(self, name: str, nodelist: template.NodeList) -> None:
+        self.name = name
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> SafeString:
+        from games.presenter import public_context
+
+        match = context["match"]
+        key = (match.pk, match.revision, translation.get_language(), self.name)
+        with _shared_lock:
+            html = _shared.get(key)
+        if html is None:
+            html = mark_safe(self.nodelist.render(context.new(public_context(match))))
+            with _shared_lock:
+                _shared[key] = html
+                while len(_shared) > _SHARED_SIZE:
+                    _shared.popitem(last=False)
+        return html
+
+
+@register.tag("shared")
+def shared(parser: Any, token: Any) -> SharedNode:
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError('usage: {% shared "name" %}…{% endshared %}')
+    nodelist = parser.parse(("endshared",))
+    parser.delete_first_token()
+    return SharedNode(bits[1].strip("\"'"), nodelist)

@@ -281,3 +281,28 @@ def test_htmx_answer_is_the_board_rendered_once_for_the_push(make_user: Any, mon
     assert "Your role:" in response.content.decode()
     # Nobody has a socket open: only the mover's board is rendered (for the answer).
     assert renders == [(by_seat[0].pk, frozenset({"board", "log"}))]
+
+
+def test_shared_board_fragments_are_the_spectators_view_for_everyone(make_user: Any) -> None:
+    """The players table is rendered once per move from the spectator's context (R-64/R-65):
+    every seat gets the same bytes, and a player's own secret role is only in their own panel."""
+    from django.template.loader import render_to_string
+
+    from games.presenter import match_context
+
+    match, by_seat = started_match(make_user)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["DRIVER"]})
+    match.refresh_from_db()
+    boards = {s: render_to_string("games/match.html#board", match_context(match, u)) for s, u in by_seat.items()}
+    spectator = render_to_string("games/match.html#board", match_context(match, make_user()))
+
+    def table(html: str) -> str:
+        return html.split('<table class="players">')[1].split("</table>")[0]
+
+    assert {table(html) for html in boards.values()} == {table(spectator)}
+    assert "Driver" not in table(boards[0]) and "Driver" in boards[0].split("</table>")[1]
+    assert 'data-me="0"' in boards[0] and 'data-me=""' in spectator
+    services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["THUG"]})
+    match.refresh_from_db()
+    after = render_to_string("games/match.html#board", match_context(match, by_seat[2]))
+    assert table(after) != table(boards[2])  # a new revision renders afresh ("has chosen" for seat 1)
