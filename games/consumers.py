@@ -32,6 +32,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     sent_revision: int
     sent_chat: int
     listening: str | None = None
+    counted = False  # whether my user's seat row counts this socket in ``open_sockets``
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -50,13 +51,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.sent_chat = _int((query.get("c") or [None])[0], -1)
         await self._listen()
         await self.accept()
-        await self._presence(+1)
+        self.counted = await self._presence(+1)
         await self.push(only_if_newer=True)
 
     async def disconnect(self, code: int) -> None:
         if self.listening is not None:
             await self.channel_layer.group_discard(self.listening, self.channel_name)
             self.listening = None
+        if self.counted:
+            self.counted = False
             await self._presence(-1)
 
     async def _listen(self) -> None:
@@ -111,6 +114,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         payload = await self._render(self.sent_revision, self.sent_chat)
         if payload is None:
             return
+        if self.seat is not None and not self.counted:
+            # I joined after connecting: count me in before listening to my seat (the writer only
+            # renders for seats with sockets), then render again, to miss nothing published meanwhile.
+            self.counted = await self._presence(+1)
+            await self._listen()
+            payload = await self._render(self.sent_revision, self.sent_chat)
+            if payload is None:
+                return
         await self._listen()  # rendering found out who I am (a seat once the match started)
         if only_if_newer and payload["revision"] <= self.sent_revision and payload["chat_version"] <= self.sent_chat:
             return
@@ -141,10 +152,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return viewer_for(match, user).seat
 
     @database_sync_to_async
-    def _presence(self, delta: int) -> None:
+    def _presence(self, delta: int) -> bool:
         # By user, not seat number: seats are renumbered when the match starts.
-        Seat.objects.filter(match_id=self.match_id, user=self.scope["user"]).update(
-            open_sockets=F("open_sockets") + delta, last_seen=timezone.now()
+        return bool(
+            Seat.objects.filter(match_id=self.match_id, user=self.scope["user"]).update(
+                open_sockets=F("open_sockets") + delta, last_seen=timezone.now()
+            )
         )
 
     @database_sync_to_async

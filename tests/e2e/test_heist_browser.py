@@ -325,8 +325,8 @@ def test_three_players_play_a_heist_match_to_the_end(live_site: LiveSite, browse
             for viewer in players:
                 expect(viewer.page.locator("#board .actions")).to_contain_text("Stay or withdraw", timeout=TIMEOUT)
                 expect(viewer.page.locator("#board .pool")).to_contain_text("Face-up pool:")
-                for role_id in ROLES[viewer.number]:
-                    expect(row(viewer.page, viewer.name)).to_contain_text(ROLE_NAMES[role_id])
+                for role_id in ROLES[viewer.number]:  # in the viewer's own panel, not the shared table
+                    expect(viewer.page.locator("#board .my-panel")).to_contain_text(ROLE_NAMES[role_id])
                 assert_secrets_kept(viewer, players, chosen, heist)
 
             click_action(p1, "Commit: I stay", players)

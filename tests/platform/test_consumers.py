@@ -197,3 +197,24 @@ async def test_chat_message_sends_the_chat_box_only(make_user: Any) -> None:
     assert 'id="board"' not in update["html"]
     for communicator in sockets.values():
         await communicator.disconnect()
+
+
+async def test_sockets_opened_in_the_lobby_follow_their_seat_once_the_match_starts(make_user: Any) -> None:
+    """A socket opened before its user joined (from the invite link) is counted in at the start and
+    then gets its seat's pushes."""
+    host, guest = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    match = await sync_to_async(services.do_create_match)(host, "heist", 3, {}, 60)
+    host_socket, guest_socket = await connect(host, match.pk), await connect(guest, match.pk)
+    await sync_to_async(services.do_join_match)(match.pk, guest)
+    await sync_to_async(services.do_add_bot)(match.pk, host)
+    await sync_to_async(services.do_start_match)(match.pk, host)
+    for communicator in (guest_socket, host_socket):
+        while "Heist 1 of" not in (await next_update(communicator))["html"]:
+            pass
+    await guest_socket.send_json_to({"type": "chat", "text": "good luck"})
+    for communicator in (guest_socket, host_socket):
+        update = await next_update(communicator)
+        while "good luck" not in update["html"]:
+            update = await next_update(communicator)
+    for communicator in (guest_socket, host_socket):
+        await communicator.disconnect()
