@@ -531,15 +531,25 @@ class HeistRules(GenericRules[State]):
 
     # -- who acts, what is legal -----------------------------------------------------------
 
+    _last_actors: tuple[State, frozenset[int]] | None = None
+
     def actors(self, state: State) -> frozenset[int]:
+        # States are immutable and the web layer asks about the same one many times per move
+        # (the write path, who is waited on, every seat's board): remember the last answer.
+        last = self._last_actors
+        if last is not None and last[0] is state:
+            return last[1]
         if state.phase == SETUP:
-            return frozenset({SYSTEM})
-        if state.phase == OVER:
-            return frozenset()
-        out = {s for s in range(state.players) if self.legal_actions(state, s)}
-        if self.legal_actions(state, SYSTEM):
-            out.add(SYSTEM)
-        return frozenset(out)
+            found = frozenset({SYSTEM})
+        elif state.phase == OVER:
+            found = frozenset()
+        else:
+            out = {s for s in range(state.players) if self.legal_actions(state, s)}
+            if self.legal_actions(state, SYSTEM):
+                out.add(SYSTEM)
+            found = frozenset(out)
+        self._last_actors = (state, found)
+        return found
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         phase = state.phase
