@@ -23,6 +23,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
 
 from . import broadcaster
 from .engines.base import Event
@@ -67,6 +68,14 @@ def rendered_board(match_id: int, revision: int, user_id: int, language: str) ->
     """The board partial this process rendered for ``user_id`` at ``revision``, if it still has it."""
     with _rendered_lock:
         return _rendered.get((match_id, revision, user_id, language, "board"))
+
+
+def board_with_error(board_html: str, error: str | None) -> str:
+    """A rendered board partial with ``error`` shown at its top, as the template would put it."""
+    if not error:
+        return board_html
+    head, _, rest = board_html.partition(">")  # the end of the opening <section id="board" …> tag
+    return head + ">" + format_html('<div class="error" role="alert">{}</div>', error) + rest
 
 
 def render_parts(match: Match, user: Any, parts: Iterable[str]) -> tuple[dict[str, Any], str]:

@@ -18,7 +18,7 @@ from . import services
 from .forms import CreateMatchForm, ProfileForm
 from .models import Match, Seat
 from .presenter import ALL_PARTS, match_context, viewer_for
-from .pushes import rendered_board
+from .pushes import board_with_error, rendered_board
 
 MATCH_TEMPLATE = "games/match.html"
 
@@ -188,6 +188,11 @@ def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
         if html is not None:
             return HttpResponse(html)
     match = get_object_or_404(Match, pk=match_id)
+    if request.htmx:
+        # Refused (stale, illegal…): the current board, if the last push already rendered it here.
+        html = rendered_board(match_id, match.revision, request.user.pk, translation.get_language())
+        if html is not None:
+            return HttpResponse(board_with_error(html, error), status=status)
     parts = frozenset({"board"}) if request.htmx else ALL_PARTS  # an HTMX answer is the board only
     context = match_context(match, request.user, error=error, parts=parts)
     if request.htmx:

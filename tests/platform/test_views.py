@@ -306,3 +306,31 @@ def test_shared_board_fragments_are_the_spectators_view_for_everyone(make_user: 
     match.refresh_from_db()
     after = render_to_string("games/match.html#board", match_context(match, by_seat[2]))
     assert table(after) != table(boards[2])  # a new revision renders afresh ("has chosen" for seat 1)
+
+
+def test_a_refused_post_reuses_the_pushed_board_with_the_message(make_user: Any) -> None:
+    """A stale POST is answered with the board the last push rendered for this player (if this
+    process has it), with the message on top: the same page as a fresh render."""
+    from games import pushes
+    from games.models import Seat
+
+    match, by_seat = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    old = match.version
+    Seat.objects.filter(match=match, number=0).update(open_sockets=1)  # seat 0 has a page open
+    services.do_submit_action(match.pk, 1, {"type": "commit"})
+    client = client_for(by_seat[0])
+    cached = post_action(client, match, {"type": "commit"}, old)
+    pushes._rendered.clear()
+    fresh = post_action(client, match, {"type": "commit"}, old)
+
+    def normal(html: str) -> str:
+        html = re.sub(r'name="key" value="[0-9a-f]+"', "", html)
+        # HTMX sends the CSRF token as a header (<body hx-headers>); pushed boards carry none.
+        html = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="\w+">', "", html)
+        return re.sub(r">\s+<", "><", html).strip()
+
+    assert cached.status_code == fresh.status_code == 409
+    assert "The board changed before your action arrived" in cached.content.decode()
+    assert normal(cached.content.decode()) == normal(fresh.content.decode())
