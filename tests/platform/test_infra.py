@@ -11,7 +11,8 @@ from config.limits import HttpConcurrencyLimit
 from games.cache import SharedRedisCache
 
 
-def test_http_requests_over_the_cap_wait_their_turn() -> None:
+@pytest.mark.asyncio
+async def test_http_requests_over_the_cap_wait_their_turn() -> None:
     running = 0
     peak = 0
 
@@ -23,14 +24,10 @@ def test_http_requests_over_the_cap_wait_their_turn() -> None:
         running -= 1
 
     limited = HttpConcurrencyLimit(app, 3)
-
-    async def main() -> None:
-        await asyncio.gather(*(limited({"type": "http"}, None, None) for _ in range(12)))
-        peak_http = peak
-        await asyncio.gather(*(limited({"type": "websocket"}, None, None) for _ in range(6)))
-        assert peak_http == 3 and peak == 6  # sockets are not counted
-
-    asyncio.run(main())
+    await asyncio.gather(*(limited({"type": "http"}, None, None) for _ in range(12)))
+    peak_http = peak
+    await asyncio.gather(*(limited({"type": "websocket"}, None, None) for _ in range(6)))
+    assert peak_http == 3 and peak == 6  # sockets are not counted
 
 
 @pytest.mark.parametrize("location", ["redis://127.0.0.1:6379/9"])
