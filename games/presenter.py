@@ -182,8 +182,11 @@ def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
     return out[-CHAT_LINES:]
 
 
-def can_chat(match: Match, rules: Any, state: Any, seat: int | None) -> bool:
-    if seat is None or match.status != Match.Status.ACTIVE:
+def can_chat(match: Match, rules: Any, state: Any, seat: int | None, *, active: bool | None = None) -> bool:
+    """Whether ``seat`` may chat in ``state`` (``active``: whether the match is running, if not now)."""
+    if active is None:
+        active = match.status == Match.Status.ACTIVE
+    if seat is None or not active:
         return False
     return bool(getattr(rules, "chat_allowed", lambda s, n: True)(state, seat))
 

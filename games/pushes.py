@@ -154,7 +154,8 @@ def _publish(
         chat_for = {
             s.number
             for s in audience
-            if can_chat(match, rules, state_before, s.number) != can_chat(match, rules, state, s.number)
+            # A move is only ever accepted while the match runs: chat was open then if the rules said so.
+            if can_chat(match, rules, state_before, s.number, active=True) != can_chat(match, rules, state, s.number)
         }
     if board:
         prefetch_log(match, [s.number for s in audience], events)

@@ -218,3 +218,19 @@ async def test_sockets_opened_in_the_lobby_follow_their_seat_once_the_match_star
             update = await next_update(communicator)
     for communicator in (guest_socket, host_socket):
         await communicator.disconnect()
+
+
+async def test_the_chat_box_is_sent_again_when_chatting_closes_for_a_seat_r22(make_user: Any) -> None:
+    """A fully withdrawn player may not chat (R-22): their chat box comes again, without the form;
+    the others' pushes leave their chat box alone."""
+    from .helpers import choose_all
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    await sync_to_async(choose_all)(match)
+    sockets = {seat: await connect(by_seat[seat], match.pk) for seat in (0, 1)}
+    await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "withdraw", "slot": 1})
+    mine, other = await next_update(sockets[0]), await next_update(sockets[1])
+    assert 'id="chat"' in mine["html"] and 'id="chat-form"' not in mine["html"]
+    assert 'id="chat"' not in other["html"]
+    for communicator in sockets.values():
+        await communicator.disconnect()
