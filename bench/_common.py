@@ -223,3 +223,15 @@ def make_user(prefix: str, n: int) -> Any:
     user.set_unusable_password()
     user.save()  # the post_save signal creates the profile
     return user
+
+
+def start_match(game: str, players: int, prefix: str) -> tuple[Any, list[Any]]:
+    """A started match of ``players`` new users (time limit 1 h) and those users, host first."""
+    from games import services
+
+    users = [make_user(prefix, i) for i in range(players)]
+    match = services.do_create_match(users[0], game, players, {}, 3600)
+    for user in users[1:]:
+        services.do_join_match(match.pk, user)
+    services.do_start_match(match.pk, users[0])
+    return match, users

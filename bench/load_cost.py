@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import TempDatabase, django_setup, make_user, pct, table
+from _common import TempDatabase, django_setup, pct, start_match, table
 
 SIZES = (20, 200, 2000)
 
@@ -50,11 +50,7 @@ def build_heist(target: int, prefix: str) -> tuple[int, Any]:
     from games.store import load_state
 
     rules = get_rules("heist")
-    users = [make_user(prefix, i) for i in range(4)]
-    match = services.do_create_match(users[0], "heist", 4, {}, 3600)
-    for u in users[1:]:
-        services.do_join_match(match.pk, u)
-    services.do_start_match(match.pk, users[0])
+    match, _users = start_match("heist", 4, prefix)
     rng = random.Random(target)
     while True:
         match = Match.objects.get(pk=match.pk)
@@ -87,11 +83,7 @@ def build_bridge_race(target: int, prefix: str) -> tuple[int, Any]:
     from games.store import load_state
 
     rules = get_rules("bridge_race")
-    users = [make_user(prefix, i) for i in range(5)]
-    match = services.do_create_match(users[0], "bridge_race", 5, {}, 3600)
-    for u in users[1:]:
-        services.do_join_match(match.pk, u)
-    services.do_start_match(match.pk, users[0])
+    match, _users = start_match("bridge_race", 5, prefix)
     rng = random.Random(target)
     while True:
         match = Match.objects.get(pk=match.pk)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import TempDatabase, django_setup, make_user, pct, table
+from _common import TempDatabase, django_setup, pct, start_match, table
 
 
 class Table:
@@ -39,13 +39,8 @@ class Table:
     def __init__(self, index: int) -> None:
         from django.test import Client
 
-        from games import services
 
-        self.users = [make_user(f"mc{index}_", i) for i in range(4)]
-        match = services.do_create_match(self.users[0], "heist", 4, {}, 3600)
-        for user in self.users[1:]:
-            services.do_join_match(match.pk, user)
-        services.do_start_match(match.pk, self.users[0])
+        match, self.users = start_match("heist", 4, f"mc{index}_")
         self.match_id = match.pk
         self.clients: dict[int, Any] = {}
         for seat in match.seats.all():

@@ -78,8 +78,8 @@ def board_with_error(board_html: str, error: str | None) -> str:
     return head + ">" + format_html('<div class="error" role="alert">{}</div>', error) + rest
 
 
-def render_parts(match: Match, user: Any, parts: Iterable[str]) -> tuple[dict[str, Any], str]:
-    """Render ``parts`` of ``user``'s match page in the current language: (context, html)."""
+def render_parts(match: Match, user: Any, parts: Iterable[str]) -> str:
+    """Render ``parts`` of ``user``'s match page in the current language."""
     wanted = frozenset(parts)
     context = match_context(match, user, parts=wanted)
     chunks = []
@@ -89,7 +89,7 @@ def render_parts(match: Match, user: Any, parts: Iterable[str]) -> tuple[dict[st
             html = render_to_string(f"games/match.html#{part}", context)
             _keep((match.pk, match.revision, user.pk, language, part), html)
             chunks.append(html)
-    return context, "".join(chunks)
+    return "".join(chunks)
 
 
 # --- publishing ------------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def _publish(
         if not parts:
             continue
         with translation.override(user_language(seat.user)):
-            _context, html = render_parts(match, seat.user, parts)
+            html = render_parts(match, seat.user, parts)
         if seat.open_sockets <= 0:
             continue
         broadcaster.send(
