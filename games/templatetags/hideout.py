@@ -17,7 +17,7 @@ from typing import Any
 from django import template
 from django.middleware.csrf import get_token
 from django.utils import translation
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
@@ -66,6 +66,12 @@ def action_button(context: template.Context, payload: dict[str, Any], label: str
         css or "btn",
         label,
     )
+
+
+@register.simple_tag
+def log_items(lines: list[dict[str, Any]]) -> SafeString:
+    """The log's lines, newest first, as ``<li>`` items (a push renders every seat's log)."""
+    return format_html_join("", "<li>{}</li>", ((line["text"],) for line in reversed(lines)))
 
 
 @register.filter
