@@ -10,6 +10,10 @@ accepted move it times:
 * ``push``: the work a consumer does when that move's message reaches it, for every seat's socket
   (what one move costs the servers in total is ``POST + push``).
 
+It also splits the POST's CPU time by stage (each stage's own time, nested stages taken out), to
+show where a move's cost lies: Django's request handling around the view, the write path's
+transaction, the publishing around the rendering, and the rendering of every seat's partials.
+
 ``--profile`` prints the functions that cost most (cProfile) instead of timing.
 
     .venv/bin/python bench/move_cost.py [--moves 600] [--db sqlite|pg] [--profile]
@@ -183,6 +187,46 @@ def deliver(loop: asyncio.AbstractEventLoop, socket: FakeSocket, messages: list[
         loop.run_until_complete(handler(message))
 
 
+class StageClock:
+    """CPU time spent inside chosen functions, per stage, with nested stages taken out."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = {}
+        self._stack: list[list[float]] = []
+
+    def wrap(self, owner: Any, name: str, stage: str) -> None:
+        real = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self._stack.append([time.process_time(), 0.0])
+            try:
+                return real(*args, **kwargs)
+            finally:
+                start, nested = self._stack.pop()
+                spent = time.process_time() - start
+                self.totals[stage] = self.totals.get(stage, 0.0) + spent - nested
+                if self._stack:
+                    self._stack[-1][1] += spent
+
+        setattr(owner, name, timed)
+
+    def reset(self) -> None:
+        self.totals.clear()
+
+
+def clock_stages() -> StageClock:
+    from django.core.handlers.wsgi import WSGIHandler
+
+    from games import pushes, services
+
+    clock = StageClock()
+    clock.wrap(WSGIHandler, "__call__", "Django request handling, sessions, auth, the view's own queries")
+    clock.wrap(services, "_submit", "write path: lock, load, decide, append events, commit")
+    clock.wrap(pushes, "publish", "publishing: seat rows, log events, chat, channel-layer sends")
+    clock.wrap(pushes, "render_parts", "rendering every connected seat's partials (+ the mover's)")
+    return clock
+
+
 def capture_broadcasts(messages: list[Any]) -> None:
     """Record what the write path sends to the channel layer instead of sending it."""
     from games import broadcaster
@@ -212,7 +256,10 @@ def main() -> None:
         capture_broadcasts(messages)
         rng = random.Random(1)
         tables = [Table(i) for i in range(args.tables)]
+        clock = None if args.profile else clock_stages()
         play(tables, 40, rng, messages)  # warm caches and templates
+        if clock is not None:
+            clock.reset()
         if args.profile:
             profiler = cProfile.Profile(time.process_time)
             profiler.enable()
@@ -233,6 +280,11 @@ def main() -> None:
                      sum(out["bytes"]) / len(out["bytes"])])
         print(table(["per accepted move", "n", "p50", "p95", "mean"], rows, title=f"move cost, {db.describe()}"))
         print(f"  one core at this cost: {1000 / (sum(total) / len(total)):.0f} moves/s")
+        if clock is not None:
+            moves = len(out["cpu"]) or 1
+            stages = [[stage, spent * 1000 / moves] for stage, spent in clock.totals.items()]
+            stages.append(["POST, CPU time (all stages)", sum(clock.totals.values()) * 1000 / moves])
+            print(table(["stage of a POST (own CPU, nested stages taken out)", "ms per move"], stages))
     finally:
         db.close()
 
