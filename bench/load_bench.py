@@ -62,6 +62,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import spy
 from _common import (
     ROOT,
     children_of,
@@ -885,6 +886,9 @@ async def run_play(
             pg.start()
         cpu0 = cpu_snapshot(args)
         start = time.perf_counter()
+        if args.spy and args.daphne_pids:
+            out = Path(tempfile.mkdtemp(prefix="hideout-spy-")) / "daphne0.txt"
+            args.spy_run = (spy.start(args.daphne_pids[0], args.duration, out), out)
         log(f"{scenario}: {len(tables)} tables play for {args.duration:.0f} s ...")
         tasks = [asyncio.create_task(client.run_table(tbl, conn)) for tbl, conn in zip(tables, conns, strict=True)]
         await asyncio.sleep(args.duration)
@@ -1221,6 +1225,7 @@ def parse_args() -> argparse.Namespace:
         help="own stack: CONN_MAX_AGE for the servers (default: the project's setting, 60)",
     )
     p.add_argument("--lost-timeout", type=float, default=30.0, help="an update later than this counts as lost")
+    p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")
     p.add_argument("--stall-timeout", type=float, default=3.0, help="re-read a match after this long without news")
     return p.parse_args()
 
@@ -1274,6 +1279,9 @@ def main() -> int:
             if stack is not None:
                 stack.stop()  # also frees the PostgreSQL connections the servers still hold
             ok = report_play(scenario, stats, elapsed, cpu, args) and ok
+            if getattr(args, "spy_run", None):
+                spy.report(*args.spy_run, title=f"where daphne0's Python time went during {scenario} (py-spy --gil)")
+                args.spy_run = None
             args.duration = saved
     finally:
         for pool in pools:
