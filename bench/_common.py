@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,18 @@ def django_setup() -> None:
     import django
 
     django.setup()
+
+
+def log(msg: str) -> None:
+    """A progress line with the time of day."""
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def pct(values: Sequence[float], p: float) -> float:

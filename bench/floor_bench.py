@@ -72,7 +72,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, cpu_seconds, machine_cpu, pct, table
+from _common import ROOT, cpu_seconds, free_port, log, machine_cpu, pct, table
 
 BIN = Path(sys.executable).parent
 DJANGO_PATH = "/m/1/action/"
@@ -101,16 +101,6 @@ async def app(scope, receive, send):
     await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
     await send({"type": "http.response.body", "body": b"ok"})
 '''
-
-
-def log(msg: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def hide_password(url: str) -> str:

@@ -45,7 +45,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -68,6 +67,8 @@ from _common import (
     children_of,
     cpu_seconds,
     django_setup,
+    free_port,
+    log,
     machine_cpu,
     pct,
     pids_named,
@@ -102,19 +103,9 @@ TARGETS = {
 }
 
 
-def log(msg: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
 # =================================================================================================
 # The stack: database, daphne processes, Celery worker
 # =================================================================================================
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Stack:
