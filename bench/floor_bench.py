@@ -72,7 +72,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, cpu_seconds, free_port, log, machine_cpu, pct, table
+from _common import ROOT, cpu_seconds, free_port, log, machine_cpu, pct, stop_processes, table
 
 BIN = Path(sys.executable).parent
 DJANGO_PATH = "/m/1/action/"
@@ -209,18 +209,7 @@ class Servers:
         return [p.pid for p in self.procs]
 
     def stop(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGTERM)  # its own process group (start_new_session)
-        deadline = time.monotonic() + 10
-        for proc in self.procs:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        stop_processes(self.procs, grace=10)
         self.procs.clear()
 
 

@@ -44,7 +44,6 @@ import multiprocessing as mp
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -74,6 +73,7 @@ from _common import (
     pids_named,
     postgres_cpu_seconds,
     rss_mb,
+    stop_processes,
     table,
 )
 
@@ -228,18 +228,7 @@ class Stack:
             raise RuntimeError(f"stack not ready after {timeout:.0f} s; see {self.logdir}")
 
     def stop(self) -> None:
-        for _name, proc in self.procs:
-            if proc.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGTERM)  # its own process group (start_new_session)
-        deadline = time.monotonic() + 15
-        for _name, proc in self.procs:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        stop_processes([proc for _name, proc in self.procs], grace=15)
         self.procs.clear()
         self.urls.clear()
         self.daphne_pids.clear()
