@@ -12,8 +12,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config import wscompress  # noqa: E402
 from config.limits import HttpConcurrencyLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+wscompress.install()  # pushes are HTML: deflate them for the phones
 
 application = ProtocolTypeRouter(
     {

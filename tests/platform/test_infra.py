@@ -57,3 +57,32 @@ def test_cache_objects_share_one_redis_client(location: str) -> None:
     first, second = SharedRedisCache(location, {}), SharedRedisCache(location, {})
     assert first._cache is second._cache
     assert SharedRedisCache("redis://127.0.0.1:6379/8", {})._cache is not first._cache
+
+
+def test_websocket_pushes_are_deflated_with_small_per_socket_memory() -> None:
+    from autobahn.websocket.compress import PerMessageDeflateOffer
+
+    from config import wscompress
+
+    offer = PerMessageDeflateOffer(accept_no_context_takeover=True, accept_max_window_bits=True)
+    accepted = wscompress.accept([offer])
+    assert accepted is not None
+    extension = accepted.get_extension_string()
+    assert extension.startswith("permessage-deflate")
+    assert f"client_max_window_bits={wscompress.WINDOW_BITS}" in extension  # the browser's window, asked
+    # How the server compresses is its own choice (RFC 7692 7.1.1.1, 7.1.2.1): not announced.
+    assert accepted.no_context_takeover is True
+    assert accepted.window_bits == wscompress.WINDOW_BITS < 15
+    assert accepted.mem_level == wscompress.MEM_LEVEL < 8
+    assert wscompress.accept([]) is None  # a client that offers nothing gets plain frames
+
+
+def test_daphne_builds_its_websocket_factory_with_compression() -> None:
+    import daphne.server
+
+    import config.asgi  # noqa: F401  (the daphne command imports it before starting the server)
+    from config import wscompress
+
+    assert daphne.server.WebSocketFactory is wscompress.CompressingWebSocketFactory
+    factory = daphne.server.WebSocketFactory(None)
+    assert factory.perMessageCompressionAccept is wscompress.accept

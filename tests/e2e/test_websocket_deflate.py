@@ -1,0 +1,66 @@
+"""The real daphne deflates its WebSocket pushes when the client offers it, as every browser does.
+
+A push is rendered HTML (a bridge_race board is ~58 KB); permessage-deflate (RFC 7692) makes it
+several times smaller on the wire (config/wscompress.py). This connects to the site's daphne as a
+signed-in player, the way a browser does, and checks the handshake and the first push.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from .conftest import LiveSite, browser_unavailable
+
+_why_not = browser_unavailable()
+if _why_not:
+    pytest.skip(_why_not, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+SETUP = """
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.utils.module_loading import import_string
+from games import services
+
+user = get_user_model().objects.create_user("deflate", "deflate@example.com", "a-long-secret-9")
+match = services.do_create_match(user, "heist", 4, {}, 3600)
+store = import_string(settings.SESSION_ENGINE + ".SessionStore")()
+store[SESSION_KEY] = str(user.pk)
+store[BACKEND_SESSION_KEY] = "games.auth.ProfileModelBackend"
+store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+store.create()
+print(match.pk, store.session_key)
+"""
+
+
+async def _first_push(site: LiveSite, match_id: int, session_key: str) -> tuple[str, dict[str, object]]:
+    from websockets.asyncio.client import connect
+
+    url = site.url.replace("http://", "ws://") + f"/ws/match/{match_id}/"
+    async with connect(
+        url,
+        additional_headers={"Cookie": f"sessionid={session_key}"},
+        origin=site.url,
+        compression="deflate",
+        max_size=None,
+        open_timeout=15,
+    ) as ws:
+        extensions = ws.response.headers.get("Sec-WebSocket-Extensions", "")
+        message = json.loads(await asyncio.wait_for(ws.recv(), 15))
+    return extensions, message
+
+
+def test_pushes_are_deflated_for_a_client_that_offers_it(live_site: LiveSite) -> None:
+    match_id, session_key = live_site.manage("shell", "-c", SETUP).stdout.split()[-2:]
+    # In a thread of its own: the browser tests leave Playwright's event loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        extensions, message = pool.submit(asyncio.run, _first_push(live_site, int(match_id), session_key)).result()
+    assert extensions.startswith("permessage-deflate")
+    assert "client_max_window_bits=12" in extensions
+    assert message["type"] == "update"
+    assert 'id="board"' in str(message["html"])
