@@ -596,7 +596,7 @@ class Client:
                         ws_url,
                         additional_headers={"Cookie": player.cookie()},
                         origin=player.base,  # channels' AllowedHostsOriginValidator wants an Origin
-                        compression=None,
+                        compression=None if self.args.no_deflate else "deflate",  # browsers offer it
                         max_size=None,
                         ping_interval=None,
                         open_timeout=30,
@@ -1205,6 +1205,9 @@ def parse_args() -> argparse.Namespace:
         help="own stack: CONN_MAX_AGE for the servers (default: the project's setting, 60)",
     )
     p.add_argument("--lost-timeout", type=float, default=30.0, help="an update later than this counts as lost")
+    p.add_argument(
+        "--no-deflate", action="store_true", help="sockets do not offer permessage-deflate (browsers do)"
+    )
     p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")
     p.add_argument("--stall-timeout", type=float, default=3.0, help="re-read a match after this long without news")
     return p.parse_args()
