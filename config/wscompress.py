@@ -3,13 +3,19 @@
 Every push carries rendered HTML. A bridge_race board is about 58 KB, and a race pushes it to every
 player some 500 times: tens of megabytes per race on a phone. Browsers offer permessage-deflate on
 every WebSocket; daphne's WebSocket layer (autobahn) can accept it but daphne never asks it to.
-Deflated, a bridge_race push is about 9 KB (6x smaller) and a heist push about 1.3 KB (3.7x), for
-about 0.65 ms and 0.05 ms of CPU per message.
+Deflated, a bridge_race push is about 9 KB (6x smaller), for about 0.65 ms of CPU per message.
+
+Only messages the application marks as holding nothing secret are compressed (the ASGI
+``websocket.send`` message carries ``DEFLATE: True``); everything else goes out as plain frames.
+Compressing a secret together with text somebody else chose (a chat line, a display name) lets that
+somebody guess the secret from the compressed size, if they can see the sizes on the network (the
+BREACH attack). A heist board holds its player's role, so heist pushes are never compressed; a
+bridge_race board holds nothing hidden (R-89), so it is.
 
 Each message is compressed on its own (no context takeover: successive boards are far larger than
-the window, so keeping it would buy nothing) with a 4 KB window and a small memory level. An open
-socket then keeps about 50 KB of zlib state, instead of about 300 KB with zlib's defaults, so a
-thousand sockets still fit comfortably in one process.
+the window, so keeping it would buy nothing, and no message shares a context with another) with a
+4 KB window and a small memory level. An open socket then keeps about 50 KB of zlib state, instead
+of about 300 KB with zlib's defaults, so a thousand sockets still fit comfortably in one process.
 """
 
 from __future__ import annotations
@@ -17,10 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from autobahn.websocket.compress import PerMessageDeflateOffer, PerMessageDeflateOfferAccept
-from daphne.ws_protocol import WebSocketFactory
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 
 WINDOW_BITS = 12  # a 4 KB window
 MEM_LEVEL = 6
+DEFLATE = "hideout.deflate"  # in an ASGI websocket.send message: it holds nothing secret
 
 
 def accept(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
@@ -37,8 +44,33 @@ def accept(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
     return None
 
 
+class SelectiveDeflateProtocol(WebSocketProtocol):
+    """daphne's WebSocket protocol, compressing only the messages marked ``DEFLATE``."""
+
+    _deflate_next = False
+
+    def handle_reply(self, message: dict[str, Any]) -> None:
+        self._deflate_next = message.get("type") == "websocket.send" and message.get(DEFLATE) is True
+        try:
+            super().handle_reply(message)
+        finally:
+            self._deflate_next = False
+
+    def sendMessage(
+        self,
+        payload: bytes,
+        isBinary: bool = False,
+        fragmentSize: int | None = None,
+        sync: bool = False,
+        doNotCompress: bool = False,
+    ) -> None:
+        super().sendMessage(payload, isBinary, fragmentSize, sync, doNotCompress or not self._deflate_next)
+
+
 class CompressingWebSocketFactory(WebSocketFactory):
-    """daphne's WebSocket factory, accepting permessage-deflate."""
+    """daphne's WebSocket factory, accepting permessage-deflate for the messages marked ``DEFLATE``."""
+
+    protocol = SelectiveDeflateProtocol
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

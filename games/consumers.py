@@ -11,6 +11,7 @@ over the socket: they are HTMX POSTs.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -20,9 +21,11 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from config.wscompress import DEFLATE
+
 from . import services
 from .models import Match, Seat
-from .presenter import match_context, viewer_for
+from .presenter import match_context, nothing_secret, viewer_for
 from .pushes import seat_group, watch_group
 
 
@@ -100,15 +103,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.sent_revision = max(self.sent_revision, event["revision"])
         if event["chat"]:
             self.sent_chat = max(self.sent_chat, event["chat_version"])
-        await self.send_json(
-            {
-                "type": "update",
-                "revision": event["revision"],
-                "version": event["version"],
-                "chat_version": event["chat_version"],
-                "html": event["html"],
-            }
-        )
+        update = {
+            "type": "update",
+            "revision": event["revision"],
+            "version": event["version"],
+            "chat_version": event["chat_version"],
+            "html": event["html"],
+        }
+        await self._send_update(update, deflate=event.get("deflate") is True)
 
     async def push(self, only_if_newer: bool = False) -> None:
         payload = await self._render(self.sent_revision, self.sent_chat)
@@ -127,7 +129,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         self.sent_revision = payload["revision"]
         self.sent_chat = payload["chat_version"]
-        await self.send_json(payload)
+        deflate = payload.pop("deflate", False)
+        await self._send_update(payload, deflate=deflate)
+
+    async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
+        """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
+        await self.base_send({"type": "websocket.send", "text": json.dumps(update), DEFLATE: deflate})
 
     async def _chat(self, content: dict[str, Any]) -> None:
         if self.seat is None:
@@ -192,6 +199,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             "version": match.version,
             "chat_version": match.chat_version,
             "html": html,
+            "deflate": nothing_secret(context["rules"], context["seat"], context["chat"]),
         }
 
 

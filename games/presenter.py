@@ -164,6 +164,19 @@ def chat_rows(match: Match) -> list[ChatMessage]:
     return cached[1]
 
 
+def nothing_secret(rules: Any, seat: int | None, chat: list[dict[str, Any]]) -> bool:
+    """Whether the partials ``seat`` is shown, with these chat lines, hold nothing hidden from others.
+
+    Only such a message may be compressed on the wire (config/wscompress.py): a secret compressed
+    beside text somebody else chose can be guessed from the size. A spectator is shown nothing
+    secret; a player is when the game's views are public (``views_public``) and no private chat
+    line is among what is sent.
+    """
+    if seat is not None and not getattr(rules, "views_public", False):
+        return False
+    return all(line.get("to") is None for line in chat)
+
+
 def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
     names = seat_names(match)
     out = []

@@ -28,7 +28,7 @@ from django.utils.html import format_html
 from . import broadcaster
 from .engines.base import Event
 from .models import Match, Seat
-from .presenter import can_chat, chat_rows, match_context, prefetch_log
+from .presenter import can_chat, chat_rows, match_context, nothing_secret, prefetch_log
 from .store import load_state, rules_for
 
 log = logging.getLogger(__name__)
@@ -78,8 +78,11 @@ def board_with_error(board_html: str, error: str | None) -> str:
     return head + ">" + format_html('<div class="error" role="alert">{}</div>', error) + rest
 
 
-def render_parts(match: Match, user: Any, parts: Iterable[str]) -> str:
-    """Render ``parts`` of ``user``'s match page in the current language."""
+def render_parts(match: Match, user: Any, parts: Iterable[str]) -> tuple[str, bool]:
+    """Render ``parts`` of ``user``'s match page in the current language.
+
+    Returns the HTML and whether it holds nothing secret (so it may be compressed on the wire).
+    """
     wanted = frozenset(parts)
     context = match_context(match, user, parts=wanted)
     chunks = []
@@ -89,7 +92,7 @@ def render_parts(match: Match, user: Any, parts: Iterable[str]) -> str:
             html = render_to_string(f"games/match.html#{part}", context)
             _keep((match.pk, match.revision, user.pk, language, part), html)
             chunks.append(html)
-    return "".join(chunks)
+    return "".join(chunks), nothing_secret(context["rules"], context["seat"], context["chat"])
 
 
 # --- publishing ------------------------------------------------------------------------------------
@@ -166,7 +169,7 @@ def _publish(
         if not parts:
             continue
         with translation.override(user_language(seat.user)):
-            html = render_parts(match, seat.user, parts)
+            html, public = render_parts(match, seat.user, parts)
         if seat.open_sockets <= 0:
             continue
         broadcaster.send(
@@ -179,5 +182,6 @@ def _publish(
                 "chat_version": match.chat_version,
                 "chat": "chat" in parts,
                 "html": html,
+                "deflate": public,
             },
         )

@@ -234,3 +234,39 @@ async def test_the_chat_box_is_sent_again_when_chatting_closes_for_a_seat_r22(ma
     assert 'id="chat"' not in other["html"]
     for communicator in sockets.values():
         await communicator.disconnect()
+
+
+async def _next_update_sent(communicator: WebsocketCommunicator) -> dict[str, Any]:
+    """The next ``update`` as the ASGI message the server sends (with its compression mark)."""
+    while True:
+        message = await communicator.receive_output(timeout=5)
+        if message["type"] == "websocket.send" and '"type": "update"' in message.get("text", ""):
+            return message
+
+
+@pytest.mark.parametrize(("game", "players", "compressed"), [("heist", 4, False), ("bridge_race", 3, True)])
+async def test_a_players_pushes_are_compressed_only_when_they_hold_no_secret(
+    make_user: Any, game: str, players: int, compressed: bool
+) -> None:
+    """A secret compressed beside text another player chose leaks through the size (BREACH): a heist
+    board holds its player's role, so it goes uncompressed; a bridge_race board holds nothing
+    hidden (R-89). A spectator's pushes never hold a secret."""
+    from config.wscompress import DEFLATE
+
+    match, by_seat = await sync_to_async(started_match)(make_user, game, players)
+    spectator = await sync_to_async(make_user)()
+    for user, expected in ((by_seat[0], compressed), (spectator, True)):
+        communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match.pk}/")
+        connected, _ = await communicator.connect()
+        assert connected
+        first = await _next_update_sent(communicator)  # rendered by the socket itself
+        assert first[DEFLATE] is expected
+        await communicator.disconnect()
+    player = WebsocketCommunicator(as_user(by_seat[1]), f"/ws/match/{match.pk}/")
+    await player.connect()
+    await _next_update_sent(player)
+    await sync_to_async(services.do_post_chat)(match.pk, 0, "psst", 1)  # a private line for seat 1
+    pushed = await _next_update_sent(player)  # rendered by the writer
+    assert "psst" in pushed["text"]
+    assert pushed[DEFLATE] is False
+    await player.disconnect()

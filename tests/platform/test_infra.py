@@ -86,3 +86,29 @@ def test_daphne_builds_its_websocket_factory_with_compression() -> None:
     assert daphne.server.WebSocketFactory is wscompress.CompressingWebSocketFactory
     factory = daphne.server.WebSocketFactory(None)
     assert factory.perMessageCompressionAccept is wscompress.accept
+
+
+@pytest.mark.parametrize(("marked", "compressed"), [(True, True), (False, False), (None, False)])
+def test_daphne_compresses_only_the_messages_marked_as_holding_no_secret(
+    monkeypatch: pytest.MonkeyPatch, marked: bool | None, compressed: bool
+) -> None:
+    from autobahn.websocket import protocol as autobahn_protocol
+
+    from config.wscompress import DEFLATE, SelectiveDeflateProtocol
+
+    sent = []
+    monkeypatch.setattr(
+        autobahn_protocol.WebSocketProtocol,
+        "sendMessage",
+        lambda self, payload, isBinary=False, fragmentSize=None, sync=False, doNotCompress=False: sent.append(
+            (payload, doNotCompress)
+        ),
+    )
+    proto = SelectiveDeflateProtocol()
+    proto.state = proto.STATE_OPEN
+    proto.client_addr = ["127.0.0.1", 50000]
+    message: dict[str, Any] = {"type": "websocket.send", "text": "<p>board</p>"}
+    if marked is not None:
+        message[DEFLATE] = marked
+    proto.handle_reply(message)
+    assert sent == [(b"<p>board</p>", not compressed)]

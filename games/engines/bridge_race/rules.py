@@ -99,6 +99,9 @@ class BridgeRaceRules:
     max_players = 5
     # One seat decides at a time: no action may bypass the expected-version check.
     blind_actions: frozenset[str] = frozenset()
+    # a seat's view holds nothing hidden from the others (only its own options differ from a
+    # spectator's), so its pushes may be compressed.
+    views_public = True
     options = (
         Option(
             "mode",
