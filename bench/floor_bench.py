@@ -65,6 +65,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -618,73 +619,40 @@ def main(argv: list[str] | None = None) -> int:
 def print_tables(results: dict[str, dict[str, dict[str, Any]]], header: str, args: argparse.Namespace) -> None:
     print()
     print(header)
-    if results.get("saturate"):
-        rows = [
-            [
-                name,
-                r["rate"],
-                r["p50"],
-                r["p99"],
-                r["daphne cores"],
-                r["cpu ms/req"],
-                r["client cores"],
-                r["busy %"],
-                error_text(r["errors"]),
-            ]
-            for name, r in results["saturate"].items()
-        ]
-        print(
-            table(
-                [
-                    "setup",
-                    "req/s",
-                    "p50 ms",
-                    "p99 ms",
-                    "daphne cores",
-                    "daphne CPU ms/req",
-                    "client cores",
-                    "machine busy %",
-                    "errors",
-                ],
-                rows,
-                title=f"saturate: {args.clients * args.connections} connections, each sends again as soon as "
-                f"its answer is in ({args.duration:g} s window)",
-            )
-        )
-        print()
-    if results.get("paced"):
-        rows = [
-            [
-                name,
-                args.rate,
-                r["rate"],
-                r["p50"],
-                r["p95"],
-                r["p99"],
-                r["daphne cores"],
-                r["cpu ms/req"],
-                error_text(r["errors"]),
-            ]
-            for name, r in results["paced"].items()
-        ]
-        print(
-            table(
-                [
-                    "setup",
-                    "offered req/s",
-                    "achieved req/s",
-                    "p50 ms",
-                    "p95 ms",
-                    "p99 ms",
-                    "daphne cores",
-                    "daphne CPU ms/req",
-                    "errors",
-                ],
-                rows,
-                title=f"paced: {args.rate:g} req/s in total on a fixed schedule over "
-                f"{args.clients * args.connections} connections; latency from the scheduled send time",
-            )
-        )
+    connections = args.clients * args.connections
+    columns: dict[str, list[tuple[str, Callable[[dict[str, Any]], Any]]]] = {
+        "saturate": [
+            ("req/s", lambda r: r["rate"]),
+            ("p50 ms", lambda r: r["p50"]),
+            ("p99 ms", lambda r: r["p99"]),
+            ("daphne cores", lambda r: r["daphne cores"]),
+            ("daphne CPU ms/req", lambda r: r["cpu ms/req"]),
+            ("client cores", lambda r: r["client cores"]),
+            ("machine busy %", lambda r: r["busy %"]),
+            ("errors", lambda r: error_text(r["errors"])),
+        ],
+        "paced": [
+            ("offered req/s", lambda r: args.rate),
+            ("achieved req/s", lambda r: r["rate"]),
+            ("p50 ms", lambda r: r["p50"]),
+            ("p95 ms", lambda r: r["p95"]),
+            ("p99 ms", lambda r: r["p99"]),
+            ("daphne cores", lambda r: r["daphne cores"]),
+            ("daphne CPU ms/req", lambda r: r["cpu ms/req"]),
+            ("errors", lambda r: error_text(r["errors"])),
+        ],
+    }
+    titles = {
+        "saturate": f"saturate: {connections} connections, each sends again as soon as its answer is in "
+        f"({args.duration:g} s window)",
+        "paced": f"paced: {args.rate:g} req/s in total on a fixed schedule over {connections} connections; "
+        "latency from the scheduled send time",
+    }
+    for mode, cols in columns.items():
+        if not results.get(mode):
+            continue
+        rows = [[name, *(value(r) for _, value in cols)] for name, r in results[mode].items()]
+        print(table(["setup", *(head for head, _ in cols)], rows, title=titles[mode]))
         print()
     print(
         "raw = daphne + a bare ASGI app (200 'ok'); django = daphne + config.asgi (HttpConcurrencyLimit, all "
