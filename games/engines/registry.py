@@ -1,4 +1,8 @@
-"""Game slug -> rules object. Importable without Django."""
+"""Game slug -> rules object. Importable without Django.
+
+``ENGINES`` lists every engine built so far: the conformance tests and benchmarks play them all.
+``GAMES`` lists those players can choose on the site (an engine joins it once its board exists).
+"""
 
 from __future__ import annotations
 
@@ -8,16 +12,21 @@ from typing import Any
 
 from .base import Rules
 
-GAMES: dict[str, str] = {
+ENGINES: dict[str, str] = {
     "heist": "games.engines.heist:RULES",
     "bridge_race": "games.engines.bridge_race:RULES",
+    "dirty_money": "games.engines.dirty_money:RULES",
+    "exit_memory": "games.engines.exit_memory:RULES",
+    "police_alarm": "games.engines.police_alarm:RULES",
 }
 
+GAMES: tuple[str, ...] = ("heist", "bridge_race")
+"""Slugs offered on the site."""
 
-def available() -> list[str]:
-    """Slugs of the games whose engine can be imported."""
+
+def _importable(slugs: tuple[str, ...] | list[str]) -> list[str]:
     found = []
-    for slug in GAMES:
+    for slug in slugs:
         try:
             get_rules(slug)
         except (ImportError, AttributeError):
@@ -26,9 +35,19 @@ def available() -> list[str]:
     return found
 
 
+def available() -> list[str]:
+    """Slugs of the games offered on the site whose engine can be imported."""
+    return _importable(GAMES)
+
+
+def engines() -> list[str]:
+    """Slugs of every engine that can be imported (offered on the site or not yet)."""
+    return _importable(list(ENGINES))
+
+
 @cache
 def get_rules(slug: str) -> Rules[Any]:
-    if slug not in GAMES:
+    if slug not in ENGINES:
         raise KeyError(slug)
-    module_name, attr = GAMES[slug].split(":")
+    module_name, attr = ENGINES[slug].split(":")
     return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]

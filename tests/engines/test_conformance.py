@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from games.engines.base import SYSTEM, DecideContext, Event, Rules, replay
-from games.engines.registry import available, get_rules
+from games.engines.registry import engines, get_rules
 
-GAMES = available()
+GAMES = engines()
 MAX_STEPS = 6000
 
 
