@@ -5,8 +5,8 @@ sends that seat's partials, already rendered (see :mod:`games.pushes`): forwardi
 database. Spectators (and everybody in the lobby) listen on ``match_<id>``, which carries only
 "match N is now at revision R", and render their own public view. Any socket renders for itself
 when it connects or reconnects (catching up from ``?v=&c=``) or when a message is not for it.
-Chat messages from the client go through the same service as the HTTP form. Moves do not come
-over the socket: they are HTMX POSTs.
+Moves (``{"type": "act", ...}``, see :mod:`games.payloads`) and chat messages from the client go
+through the same services as the HTTP forms; the sender gets an ``answer`` naming the move's key.
 """
 
 from __future__ import annotations
@@ -18,14 +18,13 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db.models import F
-from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from config.wscompress import DEFLATE
 
-from . import services
+from . import payloads, pushes, services
 from .models import Match, Seat
-from .presenter import match_context, nothing_secret, viewer_for
+from .presenter import viewer_for
 from .pushes import seat_group, watch_group
 
 
@@ -34,6 +33,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     seat: int | None
     sent_revision: int
     sent_chat: int
+    sent_version = -1  # the game version of the board my client shows (its log ends there)
+    frame: tuple[int, str, dict[str, str]] | None = None  # that board: revision, shell and fragment digests
     listening: str | None = None
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
 
@@ -82,6 +83,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             self.sent_revision = _int(content.get("revision"), -1)
             self.sent_chat = _int(content.get("chat_version"), -1)
             await self.push(only_if_newer=True)
+        elif kind == "act":
+            await self._act(content)
         elif kind == "chat":
             await self._chat(content)
         else:
@@ -89,52 +92,114 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
-            await self.push()
+            await self.push(only_if_newer=True)
 
     async def seat_update(self, event: dict[str, Any]) -> None:
         """My seat's partials, rendered by the writer; forwarded if they are news and for my user."""
         if event["user"] != self.scope["user"].pk:
             await self.push()  # the seat changed hands: render for whoever I am now
             return
-        board_news = event["revision"] > self.sent_revision
-        chat_news = event["chat"] and event["chat_version"] > self.sent_chat
-        if not (board_news or chat_news):
-            return
-        self.sent_revision = max(self.sent_revision, event["revision"])
-        if event["chat"]:
-            self.sent_chat = max(self.sent_chat, event["chat_version"])
-        update = {
-            "type": "update",
-            "revision": event["revision"],
-            "version": event["version"],
-            "chat_version": event["chat_version"],
-            "html": event["html"],
-        }
-        await self._send_update(update, deflate=event.get("deflate") is True)
+        rendered = pushes.Rendered.from_message(event)
+        board_news = rendered.has_board and rendered.revision > self.sent_revision
+        # The writer sends a chat box only when it changed for me (a message, or chat opening/closing).
+        chat_news = bool(rendered.chat_html) and (rendered.chat_version > self.sent_chat or board_news)
+        if board_news or chat_news:
+            await self._deliver(rendered, board=board_news, chat=chat_news)
 
     async def push(self, only_if_newer: bool = False) -> None:
-        payload = await self._render(self.sent_revision, self.sent_chat)
-        if payload is None:
+        rendered = await self._render(self.sent_revision, self.sent_chat)
+        if rendered is None:
             return
         if self.seat is not None and not self.counted:
             # I joined after connecting: count me in before listening to my seat (the writer only
             # renders for seats with sockets), then render again, to miss nothing published meanwhile.
             self.counted = await self._presence(+1)
             await self._listen()
-            payload = await self._render(self.sent_revision, self.sent_chat)
-            if payload is None:
+            rendered = await self._render(self.sent_revision, self.sent_chat)
+            if rendered is None:
                 return
         await self._listen()  # rendering found out who I am (a seat once the match started)
-        if only_if_newer and payload["revision"] <= self.sent_revision and payload["chat_version"] <= self.sent_chat:
+        board_news = rendered.has_board and (rendered.revision > self.sent_revision or not only_if_newer)
+        chat_news = bool(rendered.chat_html) and (rendered.chat_version > self.sent_chat or not only_if_newer)
+        if only_if_newer and not (board_news or chat_news):
             return
-        self.sent_revision = payload["revision"]
-        self.sent_chat = payload["chat_version"]
-        deflate = payload.pop("deflate", False)
-        await self._send_update(payload, deflate=deflate)
+        await self._deliver(rendered, board=rendered.has_board, chat=bool(rendered.chat_html), full=not only_if_newer)
+
+    async def _deliver(self, rendered: pushes.Rendered, *, board: bool, chat: bool, full: bool = False) -> None:
+        """Send my client what it lacks: only the fragments that changed since the board it shows.
+
+        A diff names its ``base`` (the revision it applies to) and is sent only when this socket
+        last sent exactly that revision, with the same board shell and fragment names; otherwise
+        the whole board goes. The log is appended when my client shows the version before.
+        """
+        update: dict[str, Any] = {
+            "type": "update",
+            "revision": rendered.revision,
+            "version": rendered.version,
+            "chat_version": rendered.chat_version,
+        }
+        chunks: list[str] = []
+        if board:
+            frame = self.frame
+            if (
+                not full
+                and frame is not None
+                and frame[0] == self.sent_revision
+                and frame[1] == rendered.shell_digest
+                and frame[2].keys() == rendered.digests.keys()
+            ):
+                update["base"] = self.sent_revision
+                old = frame[2]
+                chunks += [rendered.frags[name] for name, digest in rendered.digests.items() if old[name] != digest]
+                if rendered.log_after is not None and rendered.log_after == self.sent_version:
+                    update["log"] = rendered.log_add
+                else:
+                    chunks.append(rendered.log_html)
+            else:
+                chunks += [rendered.board_html(), rendered.log_html]
+            self.frame = (rendered.revision, rendered.shell_digest, rendered.digests)
+            self.sent_revision = max(self.sent_revision, rendered.revision)
+            self.sent_version = rendered.version
+        if chat:
+            chunks.append(rendered.chat_html)
+            self.sent_chat = max(self.sent_chat, rendered.chat_version)
+        update["html"] = "".join(chunks)
+        await self._send_update(update, deflate=rendered.public)
 
     async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
         """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
         await self.base_send({"type": "websocket.send", "text": json.dumps(update), DEFLATE: deflate})
+
+    async def _act(self, content: dict[str, Any]) -> None:
+        """A move sent over the socket: the same write path as the form POST, answered to me alone."""
+        key = content.get("key") if isinstance(content.get("key"), str) else None
+        answer: dict[str, Any] = {"type": "answer", "key": key if key and len(key) <= payloads.MAX_KEY_CHARS else None}
+        try:
+            sent = payloads.from_socket(content)
+            result = await self._submit(sent)
+        except payloads.BadPayload as exc:
+            answer.update(status=400, message=exc.message)
+        except services.ServiceError as exc:
+            answer.update(status=exc.status, message=exc.message)
+        else:
+            answer.update(status=200, revision=result.revision)
+        await self.send_json(answer)
+        if answer["status"] == services.StaleVersion.status:
+            await self.push(only_if_newer=True)  # the fresh board, unless a push already brought it
+
+    @database_sync_to_async
+    def _submit(self, sent: payloads.Submission) -> services.SubmitResult:
+        # The seat is looked up again for every move: seats are renumbered at the start and a
+        # moderator may hand one to a bot while this socket stays open.
+        user = self.scope["user"]
+        seat = Seat.objects.filter(match_id=self.match_id, user=user).values_list("number", flat=True).first()
+        if seat is None or self.seat is None:
+            with translation.override(self._language()):
+                raise services.NotAllowed(translation.gettext("Only the players of this match can act in it."))
+        with translation.override(self._language()):
+            return services.do_submit_action(
+                self.match_id, seat, sent.payload, expected_version=sent.expected_version, idempotency_key=sent.key
+            )
 
     async def _chat(self, content: dict[str, Any]) -> None:
         if self.seat is None:
@@ -177,7 +242,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return getattr(profile, "language", None) or "en"
 
     @database_sync_to_async
-    def _render(self, have_revision: int, have_chat: int) -> dict[str, Any] | None:
+    def _render(self, have_revision: int, have_chat: int) -> pushes.Rendered | None:
         """This seat's partials that changed since what the client has."""
         match = Match.objects.defer("snapshot").filter(pk=self.match_id).first()
         if match is None:
@@ -187,20 +252,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             parts |= {"board", "log"}
         if match.chat_version != have_chat or match.revision != have_revision:
             parts.add("chat")  # who may chat can change with the game
-        if not parts:
-            return {"type": "update", "revision": match.revision, "chat_version": match.chat_version, "html": ""}
         with translation.override(self._language()):
-            context = match_context(match, self.scope["user"], parts=frozenset(parts))
-            html = "".join(render_to_string(f"games/match.html#{part}", context) for part in sorted(parts))
-        self.seat = context["seat"]
-        return {
-            "type": "update",
-            "revision": match.revision,
-            "version": match.version,
-            "chat_version": match.chat_version,
-            "html": html,
-            "deflate": nothing_secret(context["rules"], context["seat"], context["chat"]),
-        }
+            rendered = pushes.render_seat(match, self.scope["user"], parts)
+        self.seat = rendered.seat
+        return rendered
 
 
 def _int(value: Any, default: Any) -> Any:

@@ -15,9 +15,11 @@ to the player who moved is the board already rendered for that player's sockets.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any
 
@@ -30,10 +32,9 @@ from .engines.base import Event
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, match_context, nothing_secret, prefetch_log
 from .store import load_state, rules_for
+from .templatetags.hideout import log_items
 
 log = logging.getLogger(__name__)
-
-PARTIALS = ("board", "chat", "log")
 
 
 def watch_group(match_id: int) -> str:
@@ -83,16 +84,121 @@ def render_parts(match: Match, user: Any, parts: Iterable[str]) -> tuple[str, bo
 
     Returns the HTML and whether it holds nothing secret (so it may be compressed on the wire).
     """
+    rendered = render_seat(match, user, parts)
+    return rendered.html(), rendered.public
+
+
+def _digest(text: str) -> str:
+    # The same in every process (unlike hash()): sockets compare digests made by other writers.
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+@dataclass
+class Rendered:
+    """A seat's partials at one revision, the board split into its named fragments.
+
+    ``shell`` is the board with each fragment replaced by a placeholder; ``shell_digest`` covers
+    it without its opening tag (which carries the revision), so two revisions of a board with the
+    same shell differ only in fragments. ``log_add`` holds the log's lines for the events after
+    ``log_after`` (a socket that showed that version appends them instead of the whole log).
+    """
+
+    revision: int
+    version: int
+    chat_version: int
+    public: bool
+    shell: str = ""
+    shell_digest: str = ""
+    frags: dict[str, str] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)
+    log_html: str = ""
+    log_add: str = ""
+    log_after: int | None = None
+    chat_html: str = ""
+    seat: int | None = None  # whom it was rendered for (not sent: the socket knows)
+
+    @property
+    def has_board(self) -> bool:
+        return bool(self.shell)
+
+    def board_html(self) -> str:
+        html = self.shell
+        for name, frag in self.frags.items():
+            html = html.replace(_placeholder(name), frag, 1)
+        return html
+
+    def html(self) -> str:
+        return (self.board_html() if self.has_board else "") + self.log_html + self.chat_html
+
+    def to_message(self) -> dict[str, Any]:
+        return {
+            "revision": self.revision,
+            "version": self.version,
+            "chat_version": self.chat_version,
+            "deflate": self.public,
+            "shell": self.shell,
+            "shell_digest": self.shell_digest,
+            "frags": self.frags,
+            "digests": self.digests,
+            "log_html": self.log_html,
+            "log_add": self.log_add,
+            "log_after": self.log_after,
+            "chat_html": self.chat_html,
+        }
+
+    @classmethod
+    def from_message(cls, message: Mapping[str, Any]) -> Rendered:
+        return cls(
+            revision=message["revision"],
+            version=message["version"],
+            chat_version=message["chat_version"],
+            public=message.get("deflate") is True,
+            shell=message.get("shell", ""),
+            shell_digest=message.get("shell_digest", ""),
+            frags=dict(message.get("frags") or {}),
+            digests=dict(message.get("digests") or {}),
+            log_html=message.get("log_html", ""),
+            log_add=message.get("log_add", ""),
+            log_after=message.get("log_after"),
+            chat_html=message.get("chat_html", ""),
+        )
+
+
+def _placeholder(name: str) -> str:
+    return f"<!--fragment:{name}-->"
+
+
+def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int | None = None) -> Rendered:
+    """Render ``parts`` of what ``user`` sees of ``match`` (``None``: a spectator), in the current language."""
     wanted = frozenset(parts)
     context = match_context(match, user, parts=wanted)
-    chunks = []
     language = translation.get_language()
-    for part in PARTIALS:
-        if part in wanted:
-            html = render_to_string(f"games/match.html#{part}", context)
-            _keep((match.pk, match.revision, user.pk, language, part), html)
-            chunks.append(html)
-    return "".join(chunks), nothing_secret(context["rules"], context["seat"], context["chat"])
+    user_id = getattr(user, "pk", None)
+    out = Rendered(
+        revision=match.revision,
+        version=match.version,
+        chat_version=match.chat_version,
+        public=nothing_secret(context["rules"], context["seat"], context["chat"]),
+        seat=context["seat"],
+    )
+    if "board" in wanted:
+        context["fragments"] = frags = {}
+        html = render_to_string("games/match.html#board", context)
+        _keep((match.pk, match.revision, user_id, language, "board"), html)
+        shell = html
+        for name, frag in frags.items():
+            shell = shell.replace(frag, _placeholder(name), 1)
+        out.shell, out.frags = shell, frags
+        out.shell_digest = _digest(shell.partition(">")[2])
+        out.digests = {name: _digest(frag) for name, frag in frags.items()}
+    if "log" in wanted:
+        out.log_html = render_to_string("games/match.html#log", context)
+        if log_after is not None:
+            out.log_after = log_after
+            out.log_add = log_items([line for line in context["log"] if line["seq"] > log_after])
+    if "chat" in wanted:
+        out.chat_html = render_to_string("games/match.html#chat", context)
+    return out
 
 
 # --- publishing ------------------------------------------------------------------------------------
@@ -164,24 +270,16 @@ def _publish(
         prefetch_log(match, [s.number for s in audience], events)
     if chat_for:
         chat_rows(match)  # one query for every seat's chat box
+    log_after = min(events) - 1 if events else None
     for seat in audience:
         parts = ({"board", "log"} if board else set()) | ({"chat"} if seat.number in chat_for else set())
         if not parts:
             continue
         with translation.override(user_language(seat.user)):
-            html, public = render_parts(match, seat.user, parts)
+            rendered = render_seat(match, seat.user, parts, log_after=log_after)
         if seat.open_sockets <= 0:
             continue
         broadcaster.send(
             seat_group(match.pk, seat.number),
-            {
-                "type": "seat.update",
-                "user": seat.user_id,
-                "revision": match.revision,
-                "version": match.version,
-                "chat_version": match.chat_version,
-                "chat": "chat" in parts,
-                "html": html,
-                "deflate": public,
-            },
+            {"type": "seat.update", "user": seat.user_id, **rendered.to_message()},
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -14,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import services
+from . import payloads, services
 from .forms import CreateMatchForm, ProfileForm
 from .models import Match, Seat
 from .presenter import ALL_PARTS, match_context, viewer_for
@@ -140,19 +139,10 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def parse_payload(post: Any) -> dict[str, Any]:
     """The action JSON plus the form's other fields (named after payload keys)."""
-    raw = post.get("action", "")
     try:
-        payload = json.loads(raw) if raw else {}
-    except json.JSONDecodeError as exc:
-        raise services.ServiceError(_("That action could not be read.")) from exc
-    if not isinstance(payload, dict):
-        raise services.ServiceError(_("That action could not be read."))
-    for key in post:
-        if key in ("action", "version", "key", "csrfmiddlewaretoken"):
-            continue
-        values = post.getlist(key)
-        payload[key] = values if len(values) > 1 or key.endswith("[]") else values[0]
-    return {k.removesuffix("[]"): v for k, v in payload.items()}
+        return payloads.from_post(post).payload
+    except payloads.BadPayload as exc:
+        raise services.ServiceError(exc.message) from exc
 
 
 @login_required
@@ -165,23 +155,14 @@ def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
         status, error = 403, _("Only the players of this match can act in it.")
     else:
         try:
-            version_raw = request.POST.get("version", "")
-            expected = int(version_raw) if version_raw.strip() else None
-        except ValueError:
-            expected = None
-            status, error = 400, _("That action could not be read.")
-        if error is None:
-            try:
-                payload = parse_payload(request.POST)
-                result = services.do_submit_action(
-                    match_id,
-                    seat,
-                    payload,
-                    expected_version=expected,
-                    idempotency_key=(request.POST.get("key") or None),
-                )
-            except services.ServiceError as exc:
-                status, error = exc.status, exc.message
+            sent = payloads.from_post(request.POST)
+            result = services.do_submit_action(
+                match_id, seat, sent.payload, expected_version=sent.expected_version, idempotency_key=sent.key
+            )
+        except payloads.BadPayload as exc:
+            status, error = 400, exc.message
+        except services.ServiceError as exc:
+            status, error = exc.status, exc.message
     if request.htmx and result is not None and result.revision is not None:
         # The board this move's push rendered for this player (same user, revision and language).
         html = rendered_board(match_id, result.revision, request.user.pk, translation.get_language())

@@ -23,9 +23,10 @@ from django.utils.safestring import SafeString, mark_safe
 register = template.Library()
 
 
-_FORM_ATTRS = (
-    'method="post" action="{0}" hx-post="{0}" hx-target="#board" hx-swap="outerHTML" hx-disabled-elt="find button"'
-)
+# No hx-post: match.js sends a ``data-act`` form over the match's socket (or, with the socket down,
+# posts it as HTMX would); without JavaScript it is a plain form POST. Never both.
+_FORM_ATTRS = 'method="post" action="{0}" data-act'
+
 
 
 @register.simple_tag(takes_context=True)
@@ -35,24 +36,28 @@ def action_form_attrs(context: template.Context) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def action_fields(context: template.Context, payload: dict[str, Any] | str) -> SafeString:
-    """Hidden inputs for an action form; ``payload`` may be just the action type."""
+    """Hidden inputs for an action form; ``payload`` may be just the action type.
+
+    A page rendered for a request carries the board version and an idempotency key in each form,
+    for a plain POST without JavaScript. A push (no request) leaves them out: only match.js reads
+    pushed boards, and it sends the version of the board it shows and a fresh key with each move,
+    so an unchanged form renders byte for byte the same and is not pushed again.
+    """
     if isinstance(payload, str):
         payload = {"type": payload}
+    action = json.dumps(payload, separators=(",", ":"))
     request = context.get("request")
-    # Pushed over the socket there is no request: HTMX then sends the token from <body hx-headers>.
-    csrf = (
-        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
-        if request is not None
-        else ""
-    )
+    if request is None:
+        return format_html('<input type="hidden" name="action" value="{}">', action)
     return format_html(
-        '{}<input type="hidden" name="version" value="{}">'
+        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+        '<input type="hidden" name="version" value="{}">'
         '<input type="hidden" name="key" value="{}">'
         '<input type="hidden" name="action" value="{}">',
-        csrf,
+        get_token(request),
         context.get("version", ""),
         uuid.uuid4().hex,
-        json.dumps(payload, separators=(",", ":")),
+        action,
     )
 
 
@@ -163,3 +168,37 @@ def shared(parser: Any, token: Any) -> SharedNode:
     nodelist = parser.parse(("endshared",))
     parser.delete_first_token()
     return SharedNode(bits[1].strip("\"'"), nodelist)
+
+
+# --- named fragments of a board ------------------------------------------------------------------
+
+
+class FragmentNode(template.Node):
+    """``{% fragment "name" %}<div id="name">…</div>{% endfragment %}``: a part of the board pushed alone.
+
+    Its content must be one element whose id is the fragment's name. When the push code renders a
+    board it passes a dict as ``fragments`` in the context; each fragment records its HTML there,
+    so a socket can be sent only the fragments that changed since its last update
+    (:mod:`games.pushes`).
+    """
+
+    def __init__(self, name: str, nodelist: template.NodeList) -> None:
+        self.name = name
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> SafeString:
+        html = mark_safe(self.nodelist.render(context).strip())
+        found = context.get("fragments")
+        if isinstance(found, dict):
+            found[self.name] = html
+        return html
+
+
+@register.tag("fragment")
+def fragment(parser: Any, token: Any) -> FragmentNode:
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError('usage: {% fragment "name" %}…{% endfragment %}')
+    nodelist = parser.parse(("endfragment",))
+    parser.delete_first_token()
+    return FragmentNode(bits[1].strip("\"'"), nodelist)

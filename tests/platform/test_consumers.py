@@ -37,10 +37,19 @@ async def connect(user: Any, match_id: int) -> WebsocketCommunicator:
 
 
 async def next_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
+    """The next update, with its appended log lines (if it is a diff) kept at the end of ``html``."""
     while True:
         message = await communicator.receive_json_from(timeout=5)
         if message["type"] == "update":
+            message["html"] += message.get("log", "")
             return message
+
+
+def log_part(update: dict[str, Any]) -> str:
+    """The log lines an update brings: appended ones, or the whole log section."""
+    if "log" in update:
+        return str(update["log"])
+    return update["html"].split('id="log"')[1].split("</section>")[0]
 
 
 async def test_anonymous_socket_is_refused(make_user: Any) -> None:
@@ -67,7 +76,7 @@ async def test_moves_reach_other_players_with_their_own_view(make_user: Any) -> 
         if seat == 0:
             assert "You chose Goon" in update["html"]
         else:
-            assert "Goon" not in update["html"].split('id="log"')[1].split("</section>")[0]
+            assert "Goon" not in log_part(update)
             assert "You chose" not in update["html"]
     for communicator in sockets.values():
         await communicator.disconnect()
