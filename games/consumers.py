@@ -183,9 +183,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             answer.update(status=exc.status, message=exc.message)
         else:
             answer.update(status=200, revision=result.revision)
-        await self.send_json(answer)
         if answer["status"] == services.StaleVersion.status:
-            await self.push(only_if_newer=True)  # the fresh board, unless a push already brought it
+            await self.push(only_if_newer=True)  # the fresh board first (unless a push brought it), then why
+        await self.send_json(answer)
 
     @database_sync_to_async
     def _submit(self, sent: payloads.Submission) -> services.SubmitResult:

@@ -239,5 +239,3 @@ def profile(request: HttpRequest) -> HttpResponse:
         response.set_cookie("django_language", form.cleaned_data["language"])
         return response
     return render(request, "games/profile.html", {"form": form})
-
-

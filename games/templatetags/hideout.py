@@ -28,7 +28,6 @@ register = template.Library()
 _FORM_ATTRS = 'method="post" action="{0}" data-act'
 
 
-
 @register.simple_tag(takes_context=True)
 def action_form_attrs(context: template.Context) -> SafeString:
     return format_html(_FORM_ATTRS, context["action_url"])

@@ -1,5 +1,7 @@
-// Live updates for a match page: a WebSocket that only pushes this seat's re-rendered partials.
-// Moves are HTMX POSTs; chat goes over the socket when it is open.
+// Live updates for a match page over its WebSocket: the server pushes this seat's partials, or only
+// the board fragments that changed since the board shown (a diff names its base revision), and log
+// lines to append. Moves (forms marked data-act) and chat go up the same socket; with the socket
+// down a move is posted as HTMX would, with the same idempotency key, so it is applied once.
 (function () {
   "use strict";
   var root = document.getElementById("match");
@@ -60,14 +62,15 @@
     });
   }
 
-  function swapIn(html) {
+  function swapIn(html, force) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
     Array.prototype.slice.call(holder.children).forEach(function (fresh) {
       var old = fresh.id && document.getElementById(fresh.id);
       if (!old) return;
       // Only ever move forward: a push rendered before an HTMX answer may arrive after it.
-      if (!newer(fresh.dataset.version, old.dataset.version)) return;
+      // Fragments of a diff carry no version: the diff's base was checked before.
+      if (!force && fresh.dataset.version !== undefined && !newer(fresh.dataset.version, old.dataset.version)) return;
       var focusedId = document.activeElement && document.activeElement.id;
       keepInput(old, fresh);
       old.replaceWith(fresh);
@@ -81,6 +84,155 @@
     tick();
     scrollChat();
   }
+
+  var LOG_LINES = 60;
+
+  function appendLog(items, revision) {
+    var log = document.getElementById("log");
+    var list = document.getElementById("log-lines");
+    if (!log || !list) return;
+    if (items) {
+      var muted = list.querySelector("li.muted");
+      if (muted) muted.remove();
+      list.insertAdjacentHTML("afterbegin", items);  // newest first
+      while (list.children.length > LOG_LINES) list.lastElementChild.remove();
+    }
+    log.dataset.version = revision;
+  }
+
+  // An update: whole partials (each with its version), or a diff of board fragments on top of
+  // the board revision it names. A diff for another board than the one shown asks for a resync.
+  function apply(data) {
+    var board = document.getElementById("board");
+    if (data.base !== undefined && data.base !== null) {
+      if (!board || parseInt(board.dataset.version, 10) !== data.base) {
+        if (board && parseInt(board.dataset.version, 10) >= data.revision) return;  // already newer
+        sync();
+        return;
+      }
+      swapIn(data.html, true);
+      if (data.log !== undefined) appendLog(data.log, data.revision);
+      board.dataset.version = data.revision;
+      board.dataset.gameVersion = data.version;
+      document.dispatchEvent(new CustomEvent("hideout:swapped", { detail: { id: "board" } }));
+    } else {
+      swapIn(data.html, false);
+    }
+  }
+
+  function sync() {
+    readVersions();
+    send({ type: "sync", revision: versions.board, chat_version: versions.chat });
+  }
+
+  function send(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  // --- moves ---------------------------------------------------------------------------------------
+
+  var pending = {};  // key -> {message, form}: sent (or waiting to be), not answered yet
+  var FALLBACK_MS = 4000;
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID().replace(/-/g, "");
+    return Date.now().toString(16) + Math.random().toString(16).slice(2);
+  }
+
+  function moveOf(form, submitter) {
+    var board = document.getElementById("board");
+    var data = new FormData(form, submitter || undefined);
+    var message = { type: "act", action: "", fields: {}, key: newKey(),
+                    version: board ? board.dataset.gameVersion : "" };
+    data.forEach(function (value, name) {
+      if (name === "action") message.action = value;
+      else if (name === "version" || name === "key" || name === "csrfmiddlewaretoken") return;
+      else (message.fields[name] = message.fields[name] || []).push(String(value));
+    });
+    return message;
+  }
+
+  function busy(form, on) {
+    if (!form) return;
+    if (on) form.dataset.sending = "1"; else delete form.dataset.sending;
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = on; });
+  }
+
+  function showError(text) {
+    var board = document.getElementById("board");
+    if (!board || !text) return;
+    var old = board.querySelector(":scope > .error");
+    if (old) old.remove();
+    var div = document.createElement("div");
+    div.className = "error";
+    div.setAttribute("role", "alert");
+    div.textContent = text;
+    board.insertBefore(div, board.firstChild);
+  }
+
+  // Every answer is counted on the page (tests and assistive messages read it).
+  function answered(key, status, message) {
+    var entry = pending[key];
+    delete pending[key];
+    if (entry) busy(entry.form, false);
+    root.dataset.answers = String(parseInt(root.dataset.answers || "0", 10) + 1);
+    root.dataset.lastStatus = String(status);
+    if (status !== 200 && message) showError(message);
+  }
+
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
+    catch (e) { return ""; }
+  }
+
+  // The socket is down: post the same move (same key) as a form would, and show the board answered.
+  function postMove(key) {
+    var entry = pending[key];
+    if (!entry || entry.posted) return;
+    entry.posted = true;
+    var m = entry.message, body = new FormData();
+    body.append("action", m.action);
+    body.append("version", m.version);
+    body.append("key", key);
+    Object.keys(m.fields).forEach(function (name) {
+      m.fields[name].forEach(function (v) { body.append(name, v); });
+    });
+    fetch(entry.url, { method: "POST", body: body, credentials: "same-origin",
+                       headers: { "HX-Request": "true", "X-CSRFToken": csrfToken() } })
+      .then(function (response) {
+        return response.text().then(function (html) {
+          var holder = document.createElement("div");
+          holder.innerHTML = html;
+          var fresh = holder.querySelector("#board");
+          var error = fresh && fresh.querySelector(":scope > .error");
+          if (fresh) swapIn(fresh.outerHTML, response.status !== 200);
+          answered(key, response.status, error ? error.textContent : "");
+        });
+      })
+      .catch(function () { entry.posted = false; setTimeout(function () { retryMove(key); }, FALLBACK_MS); });
+  }
+
+  function retryMove(key) {
+    var entry = pending[key];
+    if (!entry) return;
+    if (!send(entry.message)) postMove(key);
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-act") || event.defaultPrevented) return;
+    event.preventDefault();
+    if (form.dataset.sending) return;  // a form never sends twice
+    var message = moveOf(form, event.submitter);
+    var shown = document.querySelector("#board > .error");
+    if (shown) shown.remove();
+    pending[message.key] = { message: message, form: form, url: form.action };
+    busy(form, true);
+    if (!send(message)) postMove(message.key);
+    else setTimeout(function () { if (pending[message.key] && !send(message)) postMove(message.key); }, FALLBACK_MS);
+  });
 
   // Nor may an HTMX answer put back a board older than one a push has already shown.
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -105,11 +257,14 @@
     socket.onopen = function () {
       retry = 0;
       status("");
+      // Moves sent while the socket was down go again, with their keys: applied at most once.
+      Object.keys(pending).forEach(function (key) { if (!pending[key].posted) send(pending[key].message); });
     };
     socket.onmessage = function (message) {
       var data = JSON.parse(message.data);
-      if (data.type === "update") swapIn(data.html);
-      else if (data.type === "error") alert(data.message);
+      if (data.type === "update") apply(data);
+      else if (data.type === "answer") answered(data.key, data.status, data.message);
+      else if (data.type === "error") showError(data.message);
     };
     socket.onclose = function (event) {
       socket = null;
@@ -127,7 +282,7 @@
     event.stopPropagation();
     var text = form.elements.text.value;
     if (!text.trim()) return;
-    socket.send(JSON.stringify({ type: "chat", text: text, to: form.elements.to.value }));
+    send({ type: "chat", text: text, to: form.elements.to.value });
     form.elements.text.value = "";
   }, true);
 

@@ -279,3 +279,89 @@ async def test_a_players_pushes_are_compressed_only_when_they_hold_no_secret(
     assert "psst" in pushed["text"]
     assert pushed[DEFLATE] is False
     await player.disconnect()
+
+
+# --- moves over the socket ----------------------------------------------------------------------
+
+
+async def answer_to(communicator: WebsocketCommunicator) -> dict[str, Any]:
+    while True:
+        message = await communicator.receive_json_from(timeout=5)
+        if message["type"] == "answer":
+            return message
+
+
+def act(action: dict[str, Any], version: Any, key: str, **fields: list[str]) -> dict[str, Any]:
+    import json
+
+    return {"type": "act", "action": json.dumps(action), "fields": fields, "version": version, "key": key}
+
+
+async def event_count(match_id: int) -> int:
+    from games.models import MatchEvent
+
+    return await sync_to_async(MatchEvent.objects.filter(match_id=match_id).count)()
+
+
+async def test_a_move_sent_over_the_socket_is_applied_once_and_answered(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    mine, other = await connect(by_seat[0], match.pk), await connect(by_seat[1], match.pk)
+    before = await event_count(match.pk)
+    await mine.send_json_to(act({"type": "choose"}, match.version, "k-1", **{"roles[]": ["GOON"]}))
+    answer = await answer_to(mine)
+    assert answer == {"type": "answer", "key": "k-1", "status": 200, "revision": match.revision + 1}
+    assert "has chosen" in (await next_update(other))["html"]
+    assert await event_count(match.pk) == before + 1
+    # Resent after a reconnect (same key): answered, not applied again.
+    again = await connect(by_seat[0], match.pk)
+    await again.send_json_to(act({"type": "choose"}, match.version, "k-1", **{"roles[]": ["GOON"]}))
+    assert (await answer_to(again))["status"] == 200
+    assert await event_count(match.pk) == before + 1
+    for communicator in (mine, other, again):
+        await communicator.disconnect()
+
+
+async def test_a_refused_socket_move_is_answered_to_its_sender_only(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    mine, other = await connect(by_seat[0], match.pk), await connect(by_seat[1], match.pk)
+    before = await event_count(match.pk)
+    await mine.send_json_to(act({"type": "commit"}, match.version, "k-2"))  # no commit in planning
+    answer = await answer_to(mine)
+    assert answer["status"] == 422 and answer["key"] == "k-2" and answer["message"]
+    for bad in (
+        act({"type": "choose", "roles": ["GOON"]}, "²", "k-3"),
+        act({"type": "choose", "roles": ["GOON"]}, "--1", "k-4"),
+        act({"type": "choose", "roles": ["GOON"]}, "9" * 5000, "k-5"),
+        act({"type": "choose", "roles": ["GOON"]}, match.version, "x" * 65),
+        act({"type": "choose", "roles": ["GOON\x00"]}, match.version, "k-6"),
+        {"type": "act", "action": "[" * 5000 + "]" * 5000, "version": match.version, "key": "k-7"},
+        {"type": "act", "action": {"type": "choose", "roles": ["\ud800"]}, "version": match.version, "key": "k-8"},
+        {"type": "act", "fields": "not a dict", "key": "k-9"},
+    ):
+        await mine.send_json_to(bad)
+        assert (await answer_to(mine))["status"] == 400, bad
+    assert await event_count(match.pk) == before
+    assert await other.receive_nothing(timeout=0.2)
+    for communicator in (mine, other):
+        await communicator.disconnect()
+
+
+async def test_a_stale_socket_move_gets_the_fresh_board_then_the_refusal(make_user: Any) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "choose", "roles": ["GOON"]})
+    await sync_to_async(services.do_submit_action)(match.pk, 2, {"type": "choose", "roles": ["GOON"]})
+    await sync_to_async(services.do_submit_action)(match.pk, 3, {"type": "choose", "roles": ["GOON"]})
+    await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    mine = await connect(by_seat[0], match.pk)
+    await mine.send_json_to(act({"type": "commit"}, match.version, "k-10"))  # the version before the choices
+    answer = await answer_to(mine)
+    assert answer["status"] == 409 and "board changed" in answer["message"]
+    await mine.disconnect()
+
+
+async def test_a_spectator_cannot_move_over_the_socket(make_user: Any) -> None:
+    match, _ = await sync_to_async(started_match)(make_user)
+    spectator = await connect(await sync_to_async(make_user)(), match.pk)
+    await spectator.send_json_to(act({"type": "choose", "roles": ["GOON"]}, match.version, "k-11"))
+    assert (await answer_to(spectator))["status"] == 403
+    await spectator.disconnect()

@@ -1,0 +1,121 @@
+"""Fragment pushes rebuild exactly the board a full render gives, for every seat and a spectator.
+
+Random heist and bridge_race games are played through the write path with every player's socket
+and a spectator's open. Each update a socket receives is applied to what that page showed before
+(whole partials, or the changed fragments on top of the diff's base, log lines appended), and the
+result must equal a fresh full render of that viewer's board and log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import pushes, services
+from games.engines.base import SYSTEM
+from games.models import Match
+from games.store import load_state, rules_for
+
+from .helpers import started_match
+from .pagesim import Page, normal, spans
+from .test_consumers import as_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def open_page(user: Any, match_id: int) -> tuple[WebsocketCommunicator, Page]:
+    communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
+    connected, _ = await communicator.connect()
+    assert connected
+    first = await communicator.receive_json_from(timeout=5)
+    assert first["type"] == "update" and "base" not in first  # a full board on connect
+    return communicator, Page(first["html"])
+
+
+async def drain(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
+    out = []
+    while not await communicator.receive_nothing(timeout=0.05, interval=0.01):
+        message = await communicator.receive_json_from(timeout=5)
+        if message["type"] == "update":
+            out.append(message)
+    return out
+
+
+def fresh(match_id: int, user: Any) -> tuple[str, str]:
+    match = Match.objects.get(pk=match_id)
+    rendered = pushes.render_seat(match, user, {"board", "log"})
+    html = rendered.board_html() + rendered.log_html
+    return _section(html, "board"), _section(html, "log")
+
+
+def _section(html: str, ident: str) -> str:
+    start, end = spans(html)[ident]
+    return normal(html[start:end])
+
+
+def random_move(match_id: int, rng: random.Random) -> bool:
+    """One random legal move (or the server's own step); False when the game is over."""
+    match = Match.objects.get(pk=match_id)
+    if match.status != Match.Status.ACTIVE:
+        return False
+    rules = rules_for(match)
+    state = load_state(match)
+    actors = sorted(rules.actors(state))
+    if not actors:
+        return False
+    seat = SYSTEM if SYSTEM in actors else rng.choice(actors)
+    legal = rules.legal_actions(state, seat)
+    if not legal:
+        deadline = min(rules.deadlines(state), key=lambda d: d.due)
+        services.do_submit_action(match_id, SYSTEM, deadline.action, now=deadline.due)
+        return True
+    action = legal[0] if seat == SYSTEM else rng.choice(legal)
+    with contextlib.suppress(services.ServiceError):  # a random pick may be refused; nothing changed
+        services.do_submit_action(match_id, seat, action, expected_version=match.version)
+    return True
+
+
+@pytest.mark.parametrize(("game", "players", "moves", "seed"), [("heist", 4, 40, 1), ("bridge_race", 3, 25, 2)])
+async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
+    make_user: Any, game: str, players: int, moves: int, seed: int
+) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user, game, players)
+    spectator = await sync_to_async(make_user)()
+    viewers = {**by_seat, None: spectator}
+    pages = {seat: await open_page(user, match.pk) for seat, user in viewers.items()}
+    rng = random.Random(seed)
+    diffs = 0
+    for _ in range(moves):
+        if not await sync_to_async(random_move)(match.pk, rng):
+            break
+        for seat, (communicator, page) in pages.items():
+            for update in await drain(communicator):
+                diffs += "base" in update
+                page.apply(update)
+            assert page.resyncs == 0, f"seat {seat} was sent a diff for a board it did not show"
+            board, log = await sync_to_async(fresh)(match.pk, viewers[seat])
+            assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
+            assert _section(page.html, "log") == log, f"seat {seat}'s log differs from a full render"
+    assert diffs > 0, "no update was sent as a diff"
+    for communicator, _page in pages.values():
+        await communicator.disconnect()
+
+
+async def test_an_opponents_push_carries_only_the_fragments_that_changed(make_user: Any) -> None:
+    """After one heist choice, an opponent is sent the changed fragments and the new log line only."""
+    match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
+    communicator, page = await open_page(by_seat[1], match.pk)
+    await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    (update,) = await drain(communicator)
+    assert update["base"] == page.revision()
+    sent = {ident for ident in spans(update["html"], top_only=False) if ident in {"heist-actions", "heist-me"}}
+    assert sent == set(), "my own panel and actions did not change and must not be sent again"
+    assert 'id="board"' not in update["html"] and 'id="log"' not in update["html"]
+    assert "has chosen" in update["html"] and "chose" in update["log"]
+    assert len(update["html"].encode()) + len(update["log"].encode()) < len(page.html.encode()) / 2
+    await communicator.disconnect()
