@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -468,3 +469,44 @@ def test_a_player_and_two_bots_play_to_the_end(live_site: LiveSite, browser: Any
             assert "games.tasks.advance_match[" in worker.text(), "the worker ran no advance_match task"
     finally:
         host.context.close()
+
+
+def test_with_javascript_off_a_player_plays_by_plain_form_posts(live_site: LiveSite, browser: Any) -> None:
+    """No script runs: every move is a plain form POST answered with a whole page, to the end."""
+    run = secrets.token_hex(3)
+    context = browser.new_context(base_url=live_site.url, java_script_enabled=False)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    host = Player(1, f"nojs_{run}@example.com", f"Pw-{secrets.token_urlsafe(12)}", context, page, [])
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/action/") else None)
+    try:
+        sign_up(live_site, host)
+        create_match(host, 3, 10, quick=True)
+        panel = page.locator("#board .lobby-panel")
+        for taken in (2, 3):
+            panel.get_by_role("button", name="Fill a seat with a bot").click()
+            expect(panel).to_contain_text(f"{taken} of 3 seats taken.", timeout=TIMEOUT)
+        page.locator("#start-match").click()
+        expect(page.locator("#board .heist-status")).to_contain_text("Heist 1 of 6", timeout=TIMEOUT)
+
+        standings = page.locator("#board .standings")
+        commit = page.locator("#board .actions").get_by_role("button", name="Commit: I stay", exact=True)
+        for _ in range(2 * MAX_HEISTS + 20):
+            page.reload()  # nothing is pushed to a page without scripts: the player looks again
+            if standings.count():
+                break
+            if choose_form(page).count():
+                fill_choice(host, ROLES[1]).click()
+            elif commit.count():
+                commit.click()
+            else:
+                time.sleep(0.3)  # the bots' turn
+                continue
+            expect(page.locator("#board")).to_be_visible()
+        else:
+            raise AssertionError("no final standings after the longest possible game")
+        expect(standings.get_by_role("heading", name="Final standings")).to_be_visible()
+        assert posts, "no move was posted"
+    finally:
+        context.close()
