@@ -94,6 +94,26 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
             await self.push(only_if_newer=True)
 
+    async def seat_live(self, event: dict[str, Any]) -> None:
+        """A live game's events for my seat, as JSON (see :func:`games.pushes.publish_live`)."""
+        if event["user"] != self.scope["user"].pk:
+            await self.push()
+            return
+        await self._forward_live(event)
+
+    async def match_live(self, event: dict[str, Any]) -> None:
+        """A live game's public events, for spectators (players listen on their seat's group)."""
+        if self.seat is None:
+            await self._forward_live(event)
+
+    async def _forward_live(self, event: dict[str, Any]) -> None:
+        if event["version"] <= self.sent_version:
+            return
+        self.sent_version = event["version"]
+        self.sent_revision = max(self.sent_revision, event["revision"])
+        self.frame = None  # the board my client shows is now its own, drawn from the events
+        await self.send_json({"type": "events", "version": event["version"], "events": event["events"]})
+
     async def seat_update(self, event: dict[str, Any]) -> None:
         """My seat's partials, rendered by the writer; forwarded if they are news and for my user."""
         if event["user"] != self.scope["user"].pk:

@@ -30,7 +30,7 @@ from django.utils.html import format_html
 from . import broadcaster
 from .engines.base import Event
 from .models import Match, Seat
-from .presenter import can_chat, chat_rows, match_context, nothing_secret, prefetch_log
+from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
 from .store import load_state, rules_for
 from .templatetags.hideout import log_items
 
@@ -222,6 +222,12 @@ def publish(
     answer to its POST uses it. ``seats_changed`` tells every seat's sockets to look again who they
     are (a player replaced by a bot). ``board=False`` sends the chat box only (a chat message).
     """
+    if events and board and not seats_changed and getattr(rules_for(match), "live", False):
+        try:
+            publish_live(match, events)
+        except Exception:  # as below: a client that missed events catches up on reconnect
+            log.exception("publishing live events of match %s failed", match.pk)
+        return
     try:
         _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed)
     except Exception:  # the change is committed; a client that missed it catches up on reconnect
@@ -231,6 +237,28 @@ def publish(
         broadcaster.send(watch_group(match.pk), ping)
     except Exception:
         log.exception("broadcast failed for match %s", match.pk)
+
+
+def live_events(match: Match, events: Mapping[int, Event], seat: int | None) -> list[dict[str, Any]]:
+    """The new events as ``seat`` may see them (``None``: a spectator), each with its ``seq``."""
+    finished = match.status == Match.Status.FINISHED
+    return [{"seq": seq, **event_for(events[seq], seat, finished)} for seq in sorted(events)]
+
+
+def publish_live(match: Match, events: Mapping[int, Event]) -> None:
+    """A live game's pushes: its new events as small JSON messages, nothing rendered.
+
+    Each seat's group gets the events as that seat may see them; the watch group (spectators)
+    the public part. A client that finds a gap in ``seq`` asks for the whole board again.
+    """
+    seats = Seat.objects.filter(match_id=match.pk, user__isnull=False, open_sockets__gt=0).values_list(
+        "number", "user_id"
+    )
+    head = {"revision": match.revision, "version": match.version, "chat_version": match.chat_version}
+    for number, user_id in seats:
+        message = {"type": "seat.live", "user": user_id, **head, "events": live_events(match, events, number)}
+        broadcaster.send(seat_group(match.pk, number), message)
+    broadcaster.send(watch_group(match.pk), {"type": "match.live", **head, "events": live_events(match, events, None)})
 
 
 def _publish(

@@ -120,6 +120,16 @@
     }
   }
 
+  // A live game's events (small JSON): handed to the game's own script; a gap asks for the board.
+  function liveEvents(data) {
+    var board = document.getElementById("board");
+    var have = board ? parseInt(board.dataset.gameVersion, 10) : -1;
+    if (data.version <= have) return;
+    if (data.events.length && data.events[0].seq !== have + 1) { sync(); return; }
+    if (board) board.dataset.gameVersion = data.version;
+    document.dispatchEvent(new CustomEvent("hideout:events", { detail: data }));
+  }
+
   function sync() {
     readVersions();
     send({ type: "sync", revision: versions.board, chat_version: versions.chat });
@@ -263,6 +273,7 @@
     socket.onmessage = function (message) {
       var data = JSON.parse(message.data);
       if (data.type === "update") apply(data);
+      else if (data.type === "events") liveEvents(data);
       else if (data.type === "answer") answered(data.key, data.status, data.message);
       else if (data.type === "error") showError(data.message);
     };

@@ -365,3 +365,32 @@ async def test_a_spectator_cannot_move_over_the_socket(make_user: Any) -> None:
     await spectator.send_json_to(act({"type": "choose", "roles": ["GOON"]}, match.version, "k-11"))
     assert (await answer_to(spectator))["status"] == 403
     await spectator.disconnect()
+
+
+# --- live games: events as JSON ---------------------------------------------------------------------
+
+
+async def test_a_live_games_moves_reach_each_seat_as_small_json_events_with_only_its_secrets(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """A game that declares itself live (``rules.live``) pushes events, not boards; secrets stay with their seat."""
+    from games.engines.registry import get_rules
+
+    monkeypatch.setattr(get_rules("heist"), "live", True, raising=False)
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    mine, other = await connect(by_seat[0], match.pk), await connect(by_seat[1], match.pk)
+    spectator = await connect(await sync_to_async(make_user)(), match.pk)
+    result = await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    received = {}
+    for name, communicator in (("mine", mine), ("other", other), ("spectator", spectator)):
+        message = await communicator.receive_json_from(timeout=5)
+        assert message["type"] == "events" and message["version"] == result.version
+        assert [e["seq"] for e in message["events"]] == list(range(match.version + 1, result.version + 1))
+        received[name] = message
+    assert "GOON" in str(received["mine"]["events"])
+    assert "GOON" not in str(received["other"]["events"]) and "GOON" not in str(received["spectator"]["events"])
+    assert all("<" not in str(m) for m in received.values()), "no HTML is pushed for a live game"
+    assert len(str(received["other"])) < 300
+    for communicator in (mine, other, spectator):
+        assert await communicator.receive_nothing(timeout=0.1)
+        await communicator.disconnect()
