@@ -17,13 +17,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import clock, pushes
+from . import clock, guarded, pushes
 from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalAction, InvalidAction, replay, rng_for
 from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
 from .store import (
+    cached_move_base,
     load_state,
     remember,
+    remember_row,
     rules_for,
     snapshot_due,
     to_datetime,
@@ -176,6 +178,10 @@ def do_submit_action(
     or the resubmission is stale or no longer legal), so a normal move costs no extra query.
     """
     try:
+        if guarded.enabled():
+            written = _submit_guarded(match_id, seat, payload, expected_version, idempotency_key, now)
+            if written is not None:
+                return written
         return _submit(match_id, seat, payload, expected_version, idempotency_key, now)
     except (IntegrityError, ServiceError):
         if idempotency_key:
@@ -223,6 +229,7 @@ def _submit(
         if idempotency_key:
             ActionReceipt.objects.create(match=match, seat=seat, key=idempotency_key, version=match.version)
         remember(match.pk, match.version, new_state)
+        remember_row(match)
     _publish_after_commit(
         match,
         events={old_version + i: event for i, event in enumerate(events, start=1)},
@@ -230,6 +237,66 @@ def _submit(
         actor=seat if seat != SYSTEM else None,
     )
     if automatic:
+        _schedule_followups_after_commit(match.pk, match.version)
+    return SubmitResult(version=match.version, events=events, revision=match.revision)
+
+
+def _submit_guarded(
+    match_id: int,
+    seat: int,
+    payload: dict[str, Any],
+    expected_version: int | None,
+    idempotency_key: str | None,
+    now: float | None,
+) -> SubmitResult | None:
+    """The move decided on this process's cached row and state, written in one statement.
+
+    ``None`` sends the caller to the locking ORM path: nothing cached, a stale version, an
+    engine refusal (judged again there on the fresh state) or the guard finding the match moved on.
+    """
+    base = cached_move_base(match_id)
+    if base is None:
+        return None
+    match, state = base
+    if match.status != Match.Status.ACTIVE or (expected_version is not None and expected_version != match.version):
+        return None
+    rules = rules_for(match)
+    try:
+        action = rules.parse_action(payload)
+        if seat != SYSTEM and seat not in rules.actors(state):
+            return None
+        now = now if now is not None else clock.now()
+        events = rules.decide(state, seat, action, DecideContext(rng=rng_for(match.seed, match.version), now=now))
+    except EngineError:
+        return None
+    new_state = replay(rules, state, events)
+    old_version = match.version
+    changes = state_changes(match, rules, new_state, old_version, old_version + len(events), now)
+    written = guarded.write(
+        match,
+        seat=seat,
+        events=[event.to_json() for event in events],
+        fields=changes.fields,
+        waiting=changes.waiting,
+        key=idempotency_key,
+        at=clock.now_datetime(),
+    )
+    if written is None:
+        return None
+    for name, value in changes.fields.items():
+        setattr(match, name, value)
+    match.version = old_version + len(events)
+    match.revision, match.chat_version, match.bot_seats = written.revision, written.chat_version, written.bot_seats
+    match.waiting = {str(n): k for n, k in changes.waiting.items()}
+    remember(match.pk, match.version, new_state)
+    remember_row(match)
+    _publish_after_commit(
+        match,
+        events={old_version + i: event for i, event in enumerate(events, start=1)},
+        state_before=state,
+        actor=seat if seat != SYSTEM else None,
+    )
+    if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events, revision=match.revision)
 
@@ -257,41 +324,53 @@ def _append_events(match: Match, actor: int, events: list[Event]) -> None:
     match.revision += 1
 
 
-def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
-    """Denormalised fields (status, deadline, who is waited on) and the snapshot.
+@dataclass
+class Changes:
+    """What a new state changes in the match row (besides version and revision) and in its seats."""
 
-    Returns whether the server has a move to make at once (a SYSTEM step, a bot, a due time-out).
-    """
+    fields: dict[str, Any]
+    waiting: dict[int, str]  # seat -> key of the decision it is waited on for ("" = none)
+    automatic: bool  # the server has a move to make at once (a SYSTEM step, a bot, a due time-out)
+
+
+def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_version: int, now: float) -> Changes:
+    """Denormalised fields (status, deadline, who is waited on) and the snapshot, for ``state``."""
     outcome = rules.outcome(state)
     deadlines = rules.deadlines(state) if outcome is None else []
-    fields = ["version", "revision", "next_deadline"]
+    fields: dict[str, Any] = {}
     if outcome is not None:
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
-        match.outcome = {
+        fields["status"] = Match.Status.FINISHED
+        fields["finished_at"] = clock.now_datetime()
+        fields["outcome"] = {
             "scores": list(outcome.scores),
             "ranks": list(outcome.ranks),
             "winners": list(outcome.winners),
             "reason": outcome.reason,
         }
-        match.next_deadline = None
-        fields += ["status", "finished_at", "outcome"]
+        fields["next_deadline"] = None
     else:
-        match.next_deadline = to_datetime(min((d.due for d in deadlines), default=None))
-    if snapshot_due(old_version, match.version):
-        match.snapshot = rules.state_to_json(state)
-        match.snapshot_version = match.version
-        fields += ["snapshot", "snapshot_version"]
+        fields["next_deadline"] = to_datetime(min((d.due for d in deadlines), default=None))
+    if snapshot_due(old_version, new_version):
+        fields["snapshot"] = rules.state_to_json(state)
+        fields["snapshot_version"] = new_version
     if outcome is not None:
-        _update_waiting(match, {}, fields)
-        match.save(update_fields=fields)
-        return False
+        return Changes(fields, {}, False)
     actors = rules.actors(state)
     keys = _waiting_keys(deadlines, actors)
-    _update_waiting(match, keys, fields)
-    match.save(update_fields=fields)
     bots_waiting = set(match.bot_seats) & set(keys) & actors
-    return SYSTEM in actors or bool(bots_waiting) or any(d.due <= now for d in deadlines)
+    automatic = SYSTEM in actors or bool(bots_waiting) or any(d.due <= now for d in deadlines)
+    return Changes(fields, keys, automatic)
+
+
+def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
+    """Save :func:`state_changes` through the ORM; returns whether a move is due at once."""
+    changes = state_changes(match, rules, state, old_version, match.version, now)
+    for name, value in changes.fields.items():
+        setattr(match, name, value)
+    fields = ["version", "revision", *changes.fields]
+    _update_waiting(match, changes.waiting, fields)
+    match.save(update_fields=fields)
+    return changes.automatic
 
 
 def waiting_seats(rules: Any, state: Any) -> set[int]:

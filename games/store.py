@@ -6,6 +6,7 @@ any process that misses rebuilds from the snapshot.
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 from datetime import UTC, datetime
 from threading import Lock
@@ -44,6 +45,32 @@ def remember(match_id: int, version: int, state: Any) -> None:
 def forget_all() -> None:
     with _lock:
         _cache.clear()
+        _rows.clear()
+
+
+_rows: OrderedDict[int, Match] = OrderedDict()
+
+
+def remember_row(match: Match) -> None:
+    """Keep a copy of ``match``'s row as this process last wrote it (for the guarded write)."""
+    row = copy.copy(match)
+    for attr in ("_seat_cache", "_log_events", "_chat_rows", "_public_context"):
+        row.__dict__.pop(attr, None)
+    with _lock:
+        _rows[match.pk] = row
+        _rows.move_to_end(match.pk)
+        while len(_rows) > _CACHE_SIZE:
+            _rows.popitem(last=False)
+
+
+def cached_move_base(match_id: int) -> tuple[Match, Any] | None:
+    """A copy of the match row and its state at the same version, if this process holds both."""
+    with _lock:
+        row = _rows.get(match_id)
+        hit = _cache.get(match_id)
+    if row is None or hit is None or hit[0] != row.version:
+        return None
+    return copy.copy(row), hit[1]
 
 
 def load_state(match: Match, *, use_cache: bool = True) -> Any:

@@ -1,0 +1,69 @@
+"""The two write paths: one guarded statement on PostgreSQL, the locking ORM path on SQLite.
+
+The rest of the service tests (races, stale versions, idempotency keys, replay) run on whichever
+database the suite uses, so CI runs them against both paths; these pin down which path wrote.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import guarded, pushes, services, store
+from games.models import MatchEvent
+
+from .helpers import choose_all, started_match, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_guarded_statement_writes_moves_on_postgresql_only() -> None:
+    assert guarded.enabled() == (connection.vendor == "postgresql")
+
+
+def test_a_move_on_a_warm_cache_is_one_round_trip_on_postgresql(make_user: Any, monkeypatch: Any) -> None:
+    match, _ = started_match(make_user)
+    monkeypatch.setattr(pushes, "publish", lambda *a, **k: None)  # count the write alone
+    with CaptureQueriesContext(connection) as queries:
+        result = services.do_submit_action(
+            match.pk, 0, {"type": "choose", "roles": ["GOON"]}, expected_version=match.version, idempotency_key="k1"
+        )
+    statements = [q["sql"] for q in queries.captured_queries]
+    if guarded.enabled():
+        assert len(statements) == 1, statements
+        assert statements[0].lstrip().startswith("WITH m AS (")
+    else:
+        assert len(statements) > 1  # the ORM path: lock, events, match, receipt
+    assert result.version == match.version + 1
+    assert MatchEvent.objects.filter(match=match).count() == result.version
+    assert state_of(match) == store.rebuild_from_log(match)
+
+
+def test_a_move_decided_on_a_stale_cache_is_decided_again_on_the_fresh_state(make_user: Any) -> None:
+    """Another process moved the match on: the guard writes nothing and the ORM path decides anew."""
+    match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    old = store.cached_move_base(match.pk)
+    services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=match.version)
+    if old is not None:  # pretend this process never saw that move
+        store.remember(match.pk, old[0].version, old[1])
+        store.remember_row(old[0])
+    result = services.do_submit_action(match.pk, 0, {"type": "commit"})
+    match.refresh_from_db()
+    assert result.version == match.version
+    seqs = list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, match.version + 1))
+    assert state_of(match) == store.rebuild_from_log(match)
+
+
+def test_a_stale_expected_version_is_refused_on_both_paths(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=match.version)
+    with pytest.raises(services.StaleVersion):
+        services.do_submit_action(match.pk, 0, {"type": "commit"}, expected_version=match.version)
