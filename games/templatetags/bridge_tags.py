@@ -1249,8 +1249,16 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
                 "payload": {"type": "BUY", "slot": s["slot"]}}
         slot["debt"] = bool(me and slot["can_buy"] and s["price"] > me["balance"])
         shop.append(slot)
-    face_up_tiles = [{"id": t["id"], "kind": t["kind"], "n": t["n"], "label": adventure_name(t["id"]),
-                      "effect": OBJECT_EFFECTS.get(t["kind"], "")} for t in view.get("face_up") or ()]
+    face_up_tiles = [
+        {
+            "id": t["id"],
+            "kind": t["kind"],
+            "n": t["n"],
+            "label": adventure_name(t["id"]),
+            "effect": OBJECT_EFFECTS.get(t["kind"], ""),
+        }
+        for t in view.get("face_up") or ()
+    ]
     end_steps = list(view.get("end_steps") or ())
     all_steps = ["police", "crane", "shop", "next"]
     end_strip = []
