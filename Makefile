@@ -23,6 +23,7 @@ run: $(STAMP) messages
 
 test: $(STAMP) messages
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)

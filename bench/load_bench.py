@@ -586,6 +586,7 @@ class Client:
     async def open_socket(self, player: Player, match_id: int, on_update: Callable[[int], None]) -> Sock | None:
         """Open a socket and wait for its first update; a refused handshake is retried (and counted)."""
         from websockets.asyncio.client import connect
+        from websockets.typing import Origin
 
         ws_url = player.base.replace("http://", "ws://") + f"/ws/match/{match_id}/"
         for attempt in range(self.args.ws_retries + 1):
@@ -595,7 +596,7 @@ class Client:
                     ws = await connect(
                         ws_url,
                         additional_headers={"Cookie": player.cookie()},
-                        origin=player.base,  # channels' AllowedHostsOriginValidator wants an Origin
+                        origin=Origin(player.base),  # channels' AllowedHostsOriginValidator wants an Origin
                         compression=None if self.args.no_deflate else "deflate",  # browsers offer it
                         max_size=None,
                         ping_interval=None,
@@ -1006,7 +1007,7 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
     span = hi - lo
     mid = [t for t in stats.accepted_at if lo + 0.1 * span <= t <= hi - 0.1 * span]
     steady = len(mid) / (0.8 * span) if span > 0 else float("nan")
-    rows = [
+    rows: list[list[Any]] = [
         ["tables (4 seats each) / daphnes", f"{args.matches} / {len(args.urls)}"],
         ["matches played (finished)", f"{len(stats.matches)} ({stats.finished_matches})"],
         ["window (s)", round(elapsed, 1)],
@@ -1144,7 +1145,7 @@ async def run_sockets(
         rss_closed = rss_mb(pid) if pid else float("nan")
     conn = [x * 1000 for x in client.stats.connect_times]
     print()
-    rows = [
+    rows: list[list[Any]] = [
         ["sockets asked / open", f"{count} / {len(opened)}"],
         ["time to open all (s)", open_s],
         ["connect -> first update p50 / p99 (ms)", f"{pct(conn, 50):.1f} / {pct(conn, 99):.1f}"],
@@ -1263,7 +1264,8 @@ def main() -> int:
                 stack.stop()  # also frees the PostgreSQL connections the servers still hold
             ok = report_play(scenario, stats, elapsed, cpu, args) and ok
             if getattr(args, "spy_run", None):
-                spy.report(*args.spy_run, title=f"where daphne0's Python time went during {scenario} (py-spy --gil)")
+                proc, out = args.spy_run
+                spy.report(proc, out, title=f"where daphne0's Python time went during {scenario} (py-spy --gil)")
                 args.spy_run = None
             args.duration = saved
     finally:

@@ -79,7 +79,7 @@ class FakeSocket:
 
         self.consumer = MatchConsumer()
         self.consumer.match_id = match_id
-        self.consumer.scope = {"user": client_user(client)}
+        self.consumer.scope = {"user": client_user(client)}  # type: ignore[typeddict-item]  # only the user is read
         self.consumer.seat = None
         self.consumer.sent_revision = -1
         self.consumer.sent_chat = -1
@@ -95,12 +95,12 @@ class FakeSocket:
             async def group_discard(self, group: str, channel: str) -> None:
                 groups.discard(group)
 
-        self.consumer.channel_layer = Layer()
+        self.consumer.channel_layer = Layer()  # type: ignore[assignment]  # only the group calls are made
 
         async def send_json(payload: Any, close: bool = False) -> None:
             self.sent.append(payload)
 
-        self.consumer.send_json = send_json  # type: ignore[method-assign]
+        self.consumer.send_json = send_json  # type: ignore[method-assign, assignment]  # a bound replacement
 
 
 def client_user(client: Any) -> Any:
@@ -110,7 +110,9 @@ def client_user(client: Any) -> Any:
     return get_user_model().objects.select_related("profile").get(pk=session["_auth_user_id"])
 
 
-def play(tables: list[Table], moves: int, rng: random.Random, messages: list[dict[str, Any]]) -> dict[str, list[float]]:
+def play(
+    tables: list[Table], moves: int, rng: random.Random, messages: list[tuple[str, dict[str, Any]]]
+) -> dict[str, list[float]]:
     from games.models import Match
 
     out: dict[str, list[float]] = {"post": [], "cpu": [], "push": [], "bytes": []}
@@ -176,7 +178,9 @@ def post(client: Any, path: str, data: dict[str, str]) -> int:
     return int(statuses[0].split()[0])
 
 
-def deliver(loop: asyncio.AbstractEventLoop, socket: FakeSocket, messages: list[dict[str, Any]], revision: int) -> None:
+def deliver(
+    loop: asyncio.AbstractEventLoop, socket: FakeSocket, messages: list[tuple[str, dict[str, Any]]], revision: int
+) -> None:
     """Hand the socket what the channel layer would: the messages sent to its groups."""
     consumer = socket.consumer
     sent = [m for g, m in messages if g in socket.groups]
@@ -227,14 +231,14 @@ def clock_stages() -> StageClock:
     return clock
 
 
-def capture_broadcasts(messages: list[Any]) -> None:
+def capture_broadcasts(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Record what the write path sends to the channel layer instead of sending it."""
     from games import broadcaster
 
     def send(group: str, message: dict[str, Any]) -> None:
         messages.append((group, message))
 
-    broadcaster.send = send  # type: ignore[assignment]
+    broadcaster.send = send
 
 
 def main() -> None:
@@ -252,7 +256,7 @@ def main() -> None:
         from django.conf import settings
 
         settings.ALLOWED_HOSTS = ["*"]
-        messages: list[Any] = []
+        messages: list[tuple[str, dict[str, Any]]] = []
         capture_broadcasts(messages)
         rng = random.Random(1)
         tables = [Table(i) for i in range(args.tables)]

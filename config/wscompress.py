@@ -86,4 +86,4 @@ def install() -> None:
     """
     import daphne.server
 
-    daphne.server.WebSocketFactory = CompressingWebSocketFactory  # type: ignore[misc]
+    daphne.server.WebSocketFactory = CompressingWebSocketFactory

@@ -17,8 +17,13 @@ _lock = Lock()
 
 
 class SharedRedisCache(RedisCache):
+    # Set by RedisCache.__init__ (django-stubs leaves these private attributes out).
+    _servers: list[str]
+    _options: dict[str, Any]
+    _class: type[RedisCacheClient]
+
     @property
-    def _cache(self) -> RedisCacheClient:  # type: ignore[override]
+    def _cache(self) -> RedisCacheClient:
         key = (tuple(self._servers), tuple(sorted((k, repr(v)) for k, v in self._options.items())))
         client = _clients.get(key)
         if client is None:

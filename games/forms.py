@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -20,7 +20,7 @@ class CreateMatchForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(slug, get_rules(slug).name) for slug in available()]
+        cast(forms.ChoiceField, self.fields["game"]).choices = [(slug, get_rules(slug).name) for slug in available()]
         for slug in available():
             for option in get_rules(slug).options:
                 name = f"{slug}__{option.name}"
@@ -36,7 +36,8 @@ class CreateMatchForm(forms.Form):
                 self.fields[name].widget.attrs["data-game"] = slug
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         slug = data.get("game")
         if slug:
             rules = get_rules(slug)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from html import escape as html_escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.utils.html import escape
@@ -24,6 +24,9 @@ from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
 from games.engines.bridge_race.state import ADVENTURE
 
 from .hideout import named
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 register = template.Library()
 
@@ -433,7 +436,7 @@ def _symbols() -> str:
 
 
 def _open_segments(side: int) -> list[tuple[int, int]]:
-    guarded = set()
+    guarded: set[int] = set()
     for _name, _kind, s, lo, hi in GUARDRAILS:
         if s == side:
             guarded.update(range(lo, hi + 1))
@@ -699,6 +702,7 @@ class _Board:
 
 def _object_title(o: dict[str, Any], lane: int, row: int, names: dict[int, str], wall_row: int | None) -> str:
     kind = o["kind"]
+    effect: StrOrPromise
     if o.get("fortified"):
         label = gettext("Fortified police (%(n)s officers)") % {"n": o["n"]}
         effect = OBJECT_EFFECTS["fortified"]
@@ -1245,8 +1249,16 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
                 "payload": {"type": "BUY", "slot": s["slot"]}}
         slot["debt"] = bool(me and slot["can_buy"] and s["price"] > me["balance"])
         shop.append(slot)
-    face_up = [{"id": t["id"], "kind": t["kind"], "n": t["n"], "label": adventure_name(t["id"]),
-                "effect": OBJECT_EFFECTS.get(t["kind"], "")} for t in view.get("face_up") or ()]
+    face_up_tiles = [
+        {
+            "id": t["id"],
+            "kind": t["kind"],
+            "n": t["n"],
+            "label": adventure_name(t["id"]),
+            "effect": OBJECT_EFFECTS.get(t["kind"], ""),
+        }
+        for t in view.get("face_up") or ()
+    ]
     end_steps = list(view.get("end_steps") or ())
     all_steps = ["police", "crane", "shop", "next"]
     end_strip = []
@@ -1272,7 +1284,7 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
         "turn_seat": turn_seat, "turn_name": names.get(turn_seat, "") if turn_seat is not None else "",
         "turn_char": CHARACTER_NAMES.get(tp["character"], "") if tp else "",
         "stage": STAGE_NAMES.get(turn["stage"], turn["stage"]) if turn else "",
-        "shop": shop, "face_up": face_up, "end_strip": end_strip,
+        "shop": shop, "face_up": face_up_tiles, "end_strip": end_strip,
         "finish": [{"number": s + 1, "name": names.get(s, str(s + 1)), "place": i + 1}
                    for i, s in enumerate(finish_order)],
         "arrested": [{"number": s + 1, "name": names.get(s, str(s + 1))} for s in view.get("arrest_order") or ()],

@@ -26,7 +26,7 @@ _why_not = browser_unavailable()
 if _why_not:
     pytest.skip(_why_not, allow_module_level=True)
 
-from playwright.sync_api import BrowserContext, Locator, Page, expect  # noqa: E402
+from playwright.sync_api import BrowserContext, Dialog, Locator, Page, expect  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -233,7 +233,12 @@ def new_player(browser: Any, site: LiveSite, number: int, email: str) -> Player:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+
+    def on_dialog(dialog: Dialog) -> None:
+        errors.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     return Player(number, email, f"Pw-{secrets.token_urlsafe(12)}", context, page, errors)
 
 

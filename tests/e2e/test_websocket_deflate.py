@@ -40,16 +40,18 @@ print(match.pk, store.session_key)
 
 async def _first_push(site: LiveSite, match_id: int, session_key: str) -> tuple[str, dict[str, object]]:
     from websockets.asyncio.client import connect
+    from websockets.typing import Origin
 
     url = site.url.replace("http://", "ws://") + f"/ws/match/{match_id}/"
     async with connect(
         url,
         additional_headers={"Cookie": f"sessionid={session_key}"},
-        origin=site.url,
+        origin=Origin(site.url),
         compression="deflate",
         max_size=None,
         open_timeout=15,
     ) as ws:
+        assert ws.response is not None  # set once the handshake is done
         extensions = ws.response.headers.get("Sec-WebSocket-Extensions", "")
         message = json.loads(await asyncio.wait_for(ws.recv(), 15))
     return extensions, message

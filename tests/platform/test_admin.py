@@ -48,6 +48,7 @@ def test_match_list_filters_and_read_only_event_log(moderator: Client, make_user
     detail = moderator.get(reverse("admin:games_match_change", args=[match.pk]))
     assert detail.status_code == 200 and "game_started" in detail.content.decode()
     event = MatchEvent.objects.filter(match=match).first()
+    assert event is not None
     response = moderator.post(reverse("admin:games_matchevent_change", args=[event.pk]), {"type": "forged"})
     assert response.status_code == 403
     assert MatchEvent.objects.get(pk=event.pk).type == "game_started"

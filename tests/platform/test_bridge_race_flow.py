@@ -30,7 +30,7 @@ def test_bots_race_to_the_finish_with_round_end_steps_by_system(make_user: Any, 
     assert match.status == Match.Status.FINISHED, match.version
     system = list(MatchEvent.objects.filter(match=match, actor=-1).values_list("type", flat=True))
     assert "POLICE_FIRE" in system and "CRANE" in system and "NEXT_ROUND" in system
-    assert len(match.outcome["scores"]) == players
+    assert match.outcome is not None and len(match.outcome["scores"]) == players
     assert store.rebuild_from_log(match) == store.load_state(match)
 
 

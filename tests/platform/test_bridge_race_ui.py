@@ -35,7 +35,7 @@ from games.models import Match
 from games.presenter import match_context
 from games.store import load_state
 from games.views import parse_payload
-from tests.engines.bridge_race.helpers import scenario
+from tests.engines.bridge_race.helpers import scenario, turn_of, with_turn
 
 from .helpers import started_match
 
@@ -205,6 +205,7 @@ def test_board_partial_renders_fast(make_user: Any) -> None:
                 and s.turn.stage == "move", rng)
     match.refresh_from_db()
     seat = actor_of(match)
+    assert seat is not None
     timings = {}
     for label, user in (("actor", users[seat]), ("spectator", make_user())):
         context = match_context(match, user, parts=frozenset({"board"}))
@@ -306,8 +307,8 @@ def test_roll_reroll_resolve_controls() -> None:
     assert 'id="br-roll"' in html and 'id="br-ramp"' in html and 'class="br-target br-target-ramp"' in html
 
     roll = scenario(ALL_OBJECTS, stage="roll", dice=("POINTER", "STEER", "DAMAGE", "REPAIR", "SHOOT"), rerolls=1)
-    kept = tuple(replace(d, kept=i == 0) for i, d in enumerate(roll.turn.dice))
-    roll = replace(roll, turn=replace(roll.turn, dice=kept))
+    kept = tuple(replace(d, kept=i == 0) for i, d in enumerate(turn_of(roll).dice))
+    roll = with_turn(roll, dice=kept)
     html = render(roll, 0)
     assert {"REROLL", "FINALIZE_DICE"} <= assert_controls(html, roll, 0)
     assert html.count('name="keep[]"') == 5  # die 0 stays set aside: hidden input; 4 checkboxes

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from asgiref.sync import sync_to_async
+from asgiref.typing import WebSocketScope
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
@@ -22,7 +23,8 @@ def as_user(user: Any) -> Any:
     router = URLRouter(websocket_urlpatterns)
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        return await router({**scope, "user": user}, receive, send)
+        # The communicator's websocket scope, with the user AuthMiddlewareStack would have added.
+        return await router(cast("WebSocketScope", {**scope, "user": user}), receive, send)
 
     return app
 

@@ -21,7 +21,8 @@ def test_start_seats_players_and_records_the_start(make_user: Any) -> None:
     match, by_seat = started_match(make_user)
     assert match.status == Match.Status.ACTIVE
     assert sorted(by_seat) == [0, 1, 2, 3]
-    assert MatchEvent.objects.filter(match=match).first().type == "game_started"
+    first = MatchEvent.objects.filter(match=match).first()
+    assert first is not None and first.type == "game_started"
     assert match.version == MatchEvent.objects.filter(match=match).count()
     assert state_of(match).phase == "planning"
 
@@ -131,7 +132,7 @@ def test_replay_with_snapshot_and_cache_equals_full_replay(make_user: Any, monke
     store.forget_all()
     from_snapshot = store.load_state(match)
     assert live == from_snapshot == store.rebuild_from_log(match)
-    assert match.outcome["winners"]
+    assert match.outcome is not None and match.outcome["winners"]
 
 
 def test_a_match_of_bots_plays_to_the_end(make_user: Any) -> None:
@@ -143,7 +144,7 @@ def test_a_match_of_bots_plays_to_the_end(make_user: Any) -> None:
     services.do_replace_with_bot(match.pk, match.seats.get(user=host).number)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    assert len(match.outcome["scores"]) == 5
+    assert match.outcome is not None and len(match.outcome["scores"]) == 5
     assert not Seat.objects.filter(match=match, waiting_since__isnull=False).exists()
 
 

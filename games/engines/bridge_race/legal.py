@@ -100,7 +100,7 @@ def legal(g: Game, seat: int, limit_cells: bool = True) -> list[dict[str, Any]]:
         starts = [s for s in START_CELLS if all(x.start != s for x in g.cars)]
         return [{"type": "CHOOSE_CAR", "character": c, "start": s} for c in chars for s in starts]
     if g.phase == "adventure":
-        out = []
+        out: list[dict[str, Any]] = []
         for tile in sorted(g.face_up):
             for cell in legal_cells(g, tile):
                 out.append({"type": "PLACE_ADVENTURE", "tile": tile, "cell": list(cell)})
@@ -111,7 +111,7 @@ def legal(g: Game, seat: int, limit_cells: bool = True) -> list[dict[str, Any]]:
     assert t is not None
     car = g.cars[seat]
     sim = Sim(g)
-    out: list[dict[str, Any]] = []
+    out = []
     on = car.status == "board"
     if t.stage == "pre":
         out.append({"type": "ROLL"})
@@ -210,9 +210,9 @@ def placements(g: Game, seat: int | None) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     if g.phase == "adventure":
         for tile in sorted(g.face_up):
-            cells = legal_cells(g, tile)
-            if cells:
-                out[tile] = [list(c) for c in cells]
+            tile_cells = legal_cells(g, tile)
+            if tile_cells:
+                out[tile] = [list(c) for c in tile_cells]
         return out
     t = g.turn
     if g.phase != "turn" or t is None:
@@ -281,8 +281,8 @@ def tile_actions(g: Game, seat: int, limit: bool) -> list[dict[str, Any]]:
             out.append(u)
         elif tile == "B18" and after_final and on:
             dirs = list(DIRS8) if car.char == "C5" else [(0, car.facing)]
-            for d in dirs:
-                out.append({**u, "dir": list(d)})
+            for vec in dirs:
+                out.append({**u, "dir": list(vec)})
         elif tile == "B19" and st in ("move", "after") and on:
             for i, d in enumerate(t.dice):
                 if d.face == "SHOOT" and d.state == "":
@@ -327,8 +327,8 @@ def default_action(g: Game, rng: random.Random) -> dict[str, Any]:
             if cells:
                 return {"type": "PLACE_ADVENTURE", "tile": tile, "cell": list(rng.choice(cells))}
     if g.prompt is not None:
-        opts = g.prompt.options
-        best = min(range(len(opts)), key=lambda i: (opts[i][0], i))
+        prompt_cells = g.prompt.options
+        best = min(range(len(prompt_cells)), key=lambda i: (prompt_cells[i][0], i))
         return {"type": "CHOOSE", "option": best}
     t = g.turn
     assert t is not None

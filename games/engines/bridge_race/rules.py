@@ -102,7 +102,9 @@ class BridgeRaceRules:
     # a seat's view holds nothing hidden from the others (only its own options differ from a
     # spectator's), so its pushes may be compressed.
     views_public = True
-    options = (
+    # Set on RULES below (built from the catalogs once).
+    terms: Mapping[str, str]
+    options: tuple[Option, ...] = (
         Option(
             "mode",
             gettext_noop("Mode"),

@@ -13,7 +13,7 @@ def _draw(sim: Sim, pile: str, discard: str, name: str) -> str:
         setattr(sim, pile, sim.shuffle(getattr(sim, discard)))
         setattr(sim, discard, ())
         sim.log("reshuffle", pile=name)
-    tiles = getattr(sim, pile)
+    tiles: tuple[str, ...] = getattr(sim, pile)
     if not tiles:
         return ""
     setattr(sim, pile, tiles[1:])

@@ -15,6 +15,7 @@ from .state import (
     Car,
     Game,
     Obj,
+    Prompt,
     Turn,
     field_from_json,
     field_to_json,
@@ -31,6 +32,29 @@ class NeedChoice(Exception):
 
 class Sim:
     """Working copy. Scalar fields are plain attributes; cars a list; objects/money dicts."""
+
+    # The other Game fields, copied by ``__init__`` through GAME_FIELDS (declared for the checker).
+    time_limit: int
+    round: int
+    seq: int
+    since: float
+    order: tuple[int, ...]
+    turn_idx: int
+    place_idx: int
+    choose_idx: int
+    face_up: tuple[str, ...]
+    adv_pile: tuple[str, ...]
+    adv_discard: tuple[str, ...]
+    bonus_pile: tuple[str, ...]
+    bonus_discard: tuple[str, ...]
+    shop: tuple[str, ...]
+    bought_round: bool
+    end_steps: tuple[str, ...]
+    prompt: Prompt | None
+    finish_order: tuple[int, ...]
+    arrest_order: tuple[int, ...]
+    bank_out: int
+    end_reason: str
 
     def __init__(
         self,

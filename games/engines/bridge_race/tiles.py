@@ -193,7 +193,7 @@ def use_tile(sim: Sim, seat: int, action: dict[str, Any]) -> None:
     elif tile == "B23":
         need(stage == "mod", bad_time)
         i = _die(sim, action)
-        face = action.get("face")
+        face = action.get("face", "")
         need(face in FACE_IDS, gettext_noop("Choose a face."))
         dice = list(t.dice)
         dice[i] = replace(dice[i], face=face)

@@ -104,19 +104,19 @@ def evolve(state: State, event: Event) -> State:
             state = replace(state, timed_out=_set(state.timed_out, seat, True))
     elif t == "pool_laid_out":
         hands = []
-        balances = list(state.balances)
+        after_stakes = list(state.balances)
         for s in d["stakes"]:
             seat, slot = s["seat"], s["slot"]
             chosen = state.choices[seat] if seat < len(state.choices) else ()
             role = chosen[slot - 1] if len(chosen) >= slot else "?"
             hands.append(Hand(seat, slot, role, s["stake"], s["own"], s["loan"]))
-            balances[seat] -= s["own"]
+            after_stakes[seat] -= s["own"]
         state = replace(
             state,
             phase=NEGOTIATION,
             negotiation_at=d["at"],
             hands=tuple(hands),
-            balances=tuple(balances),
+            balances=tuple(after_stakes),
             pool=tuple(d["face_up"]),
             set_aside=secret.get("set_aside", ""),
             powers_ready=False,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from games.engines.base import DecideContext, Event
 from games.engines.bridge_race import RULES
 from games.engines.bridge_race.sim import free_tokens
-from games.engines.bridge_race.state import FACES, Car, Die, Game, Obj, Turn
+from games.engines.bridge_race.state import FACES, Car, Die, Game, Obj, Prompt, Turn
 
 TOKENS: dict[str, Obj] = {
     "#": Obj("container", 1),
@@ -65,8 +66,8 @@ def scenario(
     facings: dict[int, int] | None = None,
     durs: dict[int, int] | None = None,
     balances: dict[int, int] | None = None,
-    tiles: dict[int, tuple[str, ...]] | None = None,
-    blue: dict[int, tuple[str, ...]] | None = None,
+    tiles: Mapping[int, tuple[str, ...]] | None = None,
+    blue: Mapping[int, tuple[str, ...]] | None = None,
     legs: dict[int, str] | None = None,
     money: dict[tuple[int, int], int] | None = None,
     active: int = 0,
@@ -125,7 +126,7 @@ class FixedRng(random.Random):
         super().__init__(seed)
         self.faces = list(faces)
 
-    def choice(self, seq: Any) -> Any:  # type: ignore[override]
+    def choice(self, seq: Any) -> Any:
         if seq is FACES and self.faces:
             return self.faces.pop(0)
         return super().choice(seq)
@@ -157,3 +158,15 @@ def money_total(g: Game) -> int:
 def with_turn(g: Game, **kw: Any) -> Game:
     assert g.turn is not None
     return replace(g, turn=replace(g.turn, **kw))
+
+
+def turn_of(g: Game) -> Turn:
+    """The turn in progress (the scenario is in the turn phase)."""
+    assert g.turn is not None
+    return g.turn
+
+
+def prompt_of(g: Game) -> Prompt:
+    """The pending choice (the last action stopped at one)."""
+    assert g.prompt is not None
+    return g.prompt

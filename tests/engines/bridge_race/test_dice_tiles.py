@@ -6,7 +6,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 
-from .helpers import car, do, fx, money_total, scenario, with_turn
+from .helpers import car, do, fx, money_total, scenario, turn_of, with_turn
 
 PIC = "row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . ."
 
@@ -16,9 +16,9 @@ def test_r2_faces_and_r28_roll_rerolls():
     assert sorted(FACES) == sorted(["POINTER", "POINTER", "STEER", "SHOOT", "REPAIR", "DAMAGE"])
     g = scenario(PIC, stage="pre")
     g, _ev = do(g, 0, {"type": "ROLL"}, faces=["POINTER", "STEER", "SHOOT", "REPAIR", "DAMAGE"])
-    assert [d.face for d in g.turn.dice] == ["POINTER", "STEER", "SHOOT", "REPAIR", "DAMAGE"]
+    assert [d.face for d in turn_of(g).dice] == ["POINTER", "STEER", "SHOOT", "REPAIR", "DAMAGE"]
     g, _ = do(g, 0, {"type": "REROLL", "keep": [0]}, faces=["POINTER"] * 4)
-    assert [d.face for d in g.turn.dice] == ["POINTER"] * 5 and g.turn.dice[0].kept
+    assert [d.face for d in turn_of(g).dice] == ["POINTER"] * 5 and turn_of(g).dice[0].kept
     with pytest.raises(IllegalAction):  # a kept die stays kept
         do(g, 0, {"type": "REROLL", "keep": [1]})
     with pytest.raises(IllegalAction):  # at least one die rerolled
@@ -27,7 +27,7 @@ def test_r2_faces_and_r28_roll_rerolls():
     with pytest.raises(IllegalAction):  # at most two rerolls
         do(g, 0, {"type": "REROLL", "keep": [0, 1]})
     g, _ = do(g, 0, {"type": "FINALIZE_DICE"})
-    assert g.turn.stage == "mod"
+    assert turn_of(g).stage == "mod"
 
 
 def test_r28_b17_second_chance():
@@ -45,8 +45,8 @@ def test_r29_cancel_damage_then_choices():
     g, _ = do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[3, 10], [4, 10]]})
     c = car(g, 0)
     assert c.dur == 5 and c.speed == 40 and g.money[(2, 10)] == 100
-    assert g.turn.mp == 4 and g.turn.pool_free == 1
-    assert all(d.state == "used" for d in g.turn.dice)
+    assert turn_of(g).mp == 4 and turn_of(g).pool_free == 1
+    assert all(d.state == "used" for d in turn_of(g).dice)
 
 
 def test_r29_repair_choice_and_speed_bounds():
@@ -58,7 +58,7 @@ def test_r29_repair_choice_and_speed_bounds():
         do(g, 0, {"type": "RESOLVE_DICE", "repair": [0, 1]})
     g, _ = do(g, 0, {"type": "RESOLVE_DICE", "repair": [0], "adjust": [[2, -10]]})
     assert car(g, 0).dur == 6 and car(g, 0).speed == 40
-    assert g.turn.dice[1].state == ""
+    assert turn_of(g).dice[1].state == ""
 
 
 def test_r4_r31_pool_from_speed_and_steer_dice():
@@ -135,7 +135,7 @@ def test_r54_weapons_homing_shotgun_molotov_mortar():
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "USE_TILE", "tile": "B03", "target": 1})
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B19", "die": 0})
-    assert car(g, 1).dur == 4 and g.turn.dice[0].state == "used"
+    assert car(g, 1).dur == 4 and turn_of(g).dice[0].state == "used"
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B20"})
     assert car(g, 2).dur == 2
     assert "B19" in g.bonus_discard and "B20" in g.bonus_discard and "B03" in car(g, 0).tiles
@@ -196,7 +196,7 @@ def test_r69_dice_modifiers_b04_b22_b23():
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "USE_TILE", "tile": "B04", "die": 3})
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B04", "die": 1})
-    assert g.turn.dice[1].face == "SHOOT"
+    assert turn_of(g).dice[1].face == "SHOOT"
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B23", "die": 3, "face": "POINTER"})
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B22", "die": 0})
     g, _ = do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[0, 10], [3, 10]]})

@@ -9,7 +9,7 @@ import pytest
 from games.engines.base import SYSTEM, IllegalAction
 from games.engines.bridge_race import RULES
 
-from .helpers import car, do, scenario
+from .helpers import car, do, scenario, with_turn
 
 S = {"type": "STEP", "dir": "STRAIGHT"}
 
@@ -33,8 +33,8 @@ def test_r19_r75_prizes_by_finishing_place(players, prizes):
     got = []
     for place in range(len(prizes)):
         seat = place
-        g = replace(g, cars=tuple(replace(c, row=32) if c.seat == seat else c for c in g.cars),
-                    turn=replace(g.turn, seat=seat, stage="move", mp=1))
+        g = replace(g, cars=tuple(replace(c, row=32) if c.seat == seat else c for c in g.cars))
+        g = with_turn(g, seat=seat, stage="move", mp=1)
         before = car(g, seat).balance
         g, _ = do(g, seat, S)
         got.append(car(g, seat).balance - before)
@@ -73,7 +73,7 @@ def test_r66_cheaper_slots_stay():
                  shop=("B01", "B06", "B18", "B21", "B27"), bonus_pile=())
     g, _ = do(g, 0, {"type": "BUY", "slot": 1})
     assert g.shop == ("", "B01", "B18", "B21", "B27")
-    g = replace(g, turn=replace(g.turn, bought=False))
+    g = with_turn(g, bought=False)
     with pytest.raises(IllegalAction):  # empty slot
         do(g, 0, {"type": "BUY", "slot": 0})
 
@@ -90,7 +90,7 @@ def test_r85_fortified_police_absorbs_shots_and_blocks_cars():
                  speeds={0: 10}, dice=("SHOOT",))
     g2, _ = do(g, 0, S)
     assert car(g2, 0).cell == (1, 31) and car(g2, 0).speed == 0
-    g3 = replace(g, turn=replace(g.turn, stage="after"))
+    g3 = with_turn(g, stage="after")
     g3, _ = do(g3, 0, {"type": "SHOOT", "die": 0})
     assert g3.objects[(1, 32)].fortified
 

@@ -16,7 +16,7 @@ from games.engines.base import SYSTEM, DecideContext, IllegalAction, InvalidActi
 from games.engines.bridge_race import RULES
 from games.engines.bridge_race.state import Game, Prompt
 
-from .helpers import car, do, scenario
+from .helpers import car, do, scenario, turn_of
 
 # ---- flat form encodings ---------------------------------------------------------------------
 
@@ -96,9 +96,9 @@ def test_r93_flat_form_actions_are_decided_like_json() -> None:
     mod = scenario("row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .", stage="mod", speeds={0: 20},
                    dice=("POINTER", "POINTER", "STEER", "SHOOT", "REPAIR"))
     g, _ = do(mod, 0, {"type": "RESOLVE_DICE", "repair": [], "adjust": ["0:+10", "1:+10", "unused"]})
-    assert car(g, 0).speed == 40 and [d.state for d in g.turn.dice][:2] == ["used", "used"]
+    assert car(g, 0).speed == 40 and [d.state for d in turn_of(g).dice][:2] == ["used", "used"]
     g, _ = do(mod, 0, {"type": "RESOLVE_DICE", "adjust": ["0:-10", "1:0"]})
-    assert car(g, 0).speed == 10 and g.turn.dice[1].state == ""
+    assert car(g, 0).speed == 10 and turn_of(g).dice[1].state == ""
     with pytest.raises(IllegalAction):  # well formed, but die 2 is no pointer
         do(mod, 0, {"type": "RESOLVE_DICE", "adjust": ["2:+10"]})
     with pytest.raises(IllegalAction):  # well formed, but not a ±10 step
@@ -142,6 +142,11 @@ def accepted_cells(g: Game, seat: int, make: Callable[[list[int]], dict[str, Any
     return {c for c in cells if accepts(g, seat, make(list(c)))}
 
 
+def placing(kind: str, tile: str) -> Callable[[list[int]], dict[str, Any]]:
+    """For ``accepted_cells``: the ``kind`` payload putting ``tile`` at a cell."""
+    return lambda c: {"type": kind, "tile": tile, "cell": c}
+
+
 def as_set(cells: list[list[int]]) -> set[tuple[int, int]]:
     return {(c[0], c[1]) for c in cells}
 
@@ -183,10 +188,10 @@ def test_r93_view_tile_and_mine_cells_are_every_cell_decide_accepts() -> None:
     places = placements_of(g, 0)
     assert set(places) == {"B27", "B28", "B29", "B30", "B25", "B24"}
     for tile in ("B27", "B28"):
-        want = accepted_cells(g, 0, lambda c, t=tile: {"type": "PLACE_MINE", "tile": t, "cell": c})
+        want = accepted_cells(g, 0, placing("PLACE_MINE", tile))
         assert as_set(places[tile]) == want
     for tile in ("B29", "B30"):
-        want = accepted_cells(g, 0, lambda c, t=tile: {"type": "USE_TILE", "tile": t, "cell": c})
+        want = accepted_cells(g, 0, placing("USE_TILE", tile))
         assert as_set(places[tile]) == want
         old = sample(g, 0, "USE_TILE", tile)
         assert old < want and {(4, 30), (0, 4), (3, 20)} <= want - old
@@ -233,7 +238,7 @@ def test_r93_view_adventure_and_choose_cells() -> None:
     places = placements_of(s, seat)
     assert set(places) == set(s.face_up)
     for tile in sorted(s.face_up)[:2]:  # decide is slow-ish here: two tiles are enough
-        want = accepted_cells(s, seat, lambda c, t=tile: {"type": "PLACE_ADVENTURE", "tile": t, "cell": c})
+        want = accepted_cells(s, seat, placing("PLACE_ADVENTURE", tile))
         assert as_set(places[tile]) == want and len(want) > 100
 
     g = scenario(BOARD, stage="move", speeds={0: 20}, tiles={0: ("B29",)})

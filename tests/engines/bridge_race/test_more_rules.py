@@ -10,7 +10,7 @@ import pytest
 from games.engines.base import IllegalAction
 from games.engines.bridge_race.sim import Sim
 
-from .helpers import car, do, fx, money_total, parse_picture, scenario
+from .helpers import car, do, fx, money_total, parse_picture, prompt_of, scenario, turn_of
 
 S = {"type": "STEP", "dir": "STRAIGHT"}
 
@@ -74,9 +74,9 @@ def test_r47_r52_shooter_chooses_dodge_side():
     g = scenario("row 10: . . 0 . .\nrow 13: . . p1 . .\nrow 1: 1 . . . 2", stage="after",
                  dice=("SHOOT",))
     g, ev = do(g, 0, {"type": "SHOOT", "die": 0})
-    assert ev[0].type == "PROMPT" and g.prompt.seat == 0
+    assert ev[0].type == "PROMPT" and prompt_of(g).seat == 0
     g, _ = do(g, 0, {"type": "CHOOSE", "option": 0})
-    assert g.objects[(1, 13)].kind == "police" and g.turn.dice[0].state == "used"
+    assert g.objects[(1, 13)].kind == "police" and turn_of(g).dice[0].state == "used"
 
 
 def test_r53_shoot_after_handbrake_backwards():
@@ -126,7 +126,7 @@ def test_r92_injected_dice_and_r94_choice_replays_same_draws():
     g = scenario("row 13: . . 1 . .\nrow 11: . . ^ . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
                  speeds={0: 30, 1: 10})
     g, ev = do(g, 0, S, faces=["POINTER"])
-    assert g.prompt.draws == ("POINTER",)
+    assert prompt_of(g).draws == ("POINTER",)
     g, ev = do(g, 0, {"type": "CHOOSE", "option": 2}, faces=["DAMAGE"])
     assert ev[0].data["draws"] == ["POINTER"]
     assert car(g, 0).cell == (3, 14) and car(g, 0).dur == 6 - 1 - 1

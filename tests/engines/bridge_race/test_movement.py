@@ -6,7 +6,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 
-from .helpers import car, do, money_total, scenario, with_turn
+from .helpers import car, do, money_total, scenario, turn_of, with_turn
 
 S = {"type": "STEP", "dir": "STRAIGHT"}
 L = {"type": "STEP", "dir": "LANE-"}
@@ -19,15 +19,15 @@ def test_r32_exact_steps_and_lane_cost():
     row 10: . . 0 . .
     row 5: 1 . . . 2
     """, speeds={0: 20})
-    assert g.turn.pool_free == 3
+    assert turn_of(g).pool_free == 3
     g, _ = do(g, 0, R)
     assert car(g, 0).cell == (3, 11)
-    assert g.turn.pool_free == 1 and g.turn.mp == 1
+    assert turn_of(g).pool_free == 1 and turn_of(g).mp == 1
     with pytest.raises(IllegalAction):
         do(g, 0, L)  # only 1 token left
     g, _ = do(g, 0, S)
     assert car(g, 0).cell == (3, 12)
-    assert g.turn.stage == "after"
+    assert turn_of(g).stage == "after"
     with pytest.raises(IllegalAction):
         do(g, 0, S)
 
@@ -41,10 +41,10 @@ def test_r32_cannot_steer_off_bridge():
 def test_r31_tokens_spent_free_then_bonus_then_steer_dice():
     g = scenario("row 10: . . 0 . .\nrow 5: . 1 2 . .", speeds={0: 50},
                  dice=("STEER", "STEER", "SHOOT", "POINTER", "DAMAGE"), pool_bonus=1)
-    assert g.turn.pool_free == 0
+    assert turn_of(g).pool_free == 0
     g, _ = do(g, 0, R)
-    assert g.turn.pool_bonus == 0
-    assert [d.state for d in g.turn.dice][:2] == ["used", ""]
+    assert turn_of(g).pool_bonus == 0
+    assert [d.state for d in turn_of(g).dice][:2] == ["used", ""]
 
 
 def test_r34_pickup_on_entering_not_under_car():
@@ -70,7 +70,7 @@ def test_r44_roadblock_damage_and_removed():
 def test_r45_caltrops_pending_until_end_of_movement():
     g = scenario("row 11: . . c2 . .\nrow 10: . . 0 . .\nrow 5: . 1 2 . .", speeds={0: 30})
     g, _ = do(g, 0, S)
-    assert car(g, 0).speed == 30 and g.turn.pending_slow == 20
+    assert car(g, 0).speed == 30 and turn_of(g).pending_slow == 20
     assert (2, 11) not in g.objects
     g, _ = do(g, 0, S)
     g, _ = do(g, 0, S)
@@ -85,7 +85,7 @@ def test_r45_caltrops_on_pushed_car_apply_at_once_and_b08():
     g2 = scenario("row 11: . . c3 . .\nrow 10: . . 0 . .\nrow 5: 1 2 . . .", speeds={0: 20},
                   blue={0: ("B08",)})
     g2, _ = do(g2, 0, S)
-    assert (2, 11) in g2.objects and g2.turn.pending_slow == 0
+    assert (2, 11) in g2.objects and turn_of(g2).pending_slow == 0
 
 
 @pytest.mark.parametrize("speed,dmg", [(30, 0), (40, 1), (50, 2)])
@@ -158,8 +158,8 @@ def test_r50_oil_slides_and_empties_pool():
                  speeds={0: 20}, dice=("STEER", "POINTER", "SHOOT", "DAMAGE", "REPAIR"))
     g, _ = do(g, 0, S)
     assert car(g, 0).cell == (2, 12)
-    assert g.turn.pool_free == 0 and g.turn.dice[0].state == "used"
-    assert g.turn.mp == 1
+    assert turn_of(g).pool_free == 0 and turn_of(g).dice[0].state == "used"
+    assert turn_of(g).mp == 1
 
 
 def test_r50_acid_money_to_bank():
@@ -206,7 +206,7 @@ def test_r36_head_on_chain_into_container():
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 2 and car(g, 1).dur == 2
     assert car(g, 0).speed == 0 and car(g, 1).speed == 0
-    assert g.turn.stage == "after"
+    assert turn_of(g).stage == "after"
     assert car(g, 0).facing == 1
 
 
@@ -223,7 +223,7 @@ def test_r38_stopped_car_hit_damage_and_displacement():
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 3 and car(g, 1).dur == 3
     assert car(g, 0).speed == 0 and car(g, 1).cell == (2, 12)
-    assert g.turn.stage == "after"
+    assert turn_of(g).stage == "after"
     assert g.money == {(2, 10): 300, (2, 11): 300}
 
 
@@ -301,7 +301,7 @@ def test_r56_r57_reversed_car_uturn_automatic_when_tokens():
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[3, 10]]})
     g, _ = do(g, 0, {"type": "RESOLVE_DICE"})
-    assert car(g, 0).facing == 1 and g.turn.stage == "after"
+    assert car(g, 0).facing == 1 and turn_of(g).stage == "after"
     g = scenario("row 10: . . 0 . .\nrow 1: 1 2 . . .", facings={0: -1},
                  dice=("STEER", "STEER", "POINTER", "POINTER", "SHOOT"), stage="mod",
                  reversed_start=True)
@@ -323,7 +323,7 @@ def test_r33_finish_line_crossing_prize_r75():
     g, _ = do(g, 0, S)
     assert car(g, 0).status == "finished" and g.finish_order == (0,)
     assert car(g, 0).balance == 1600
-    assert g.turn.stage == "after"
+    assert turn_of(g).stage == "after"
 
 
 def test_r72_pipetta_rams_without_damage():
@@ -332,7 +332,7 @@ def test_r72_pipetta_rams_without_damage():
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 6 and car(g, 0).speed == 30
     assert car(g, 1).cell == (2, 12) and car(g, 1).dur == 3
-    assert g.turn.mp == 2
+    assert turn_of(g).mp == 2
 
 
 def test_r72_john_duke_road_reduction():

@@ -9,7 +9,7 @@ import pytest
 from games.engines.base import SYSTEM, IllegalAction
 from games.engines.bridge_race import RULES
 
-from .helpers import car, do, fx, scenario
+from .helpers import car, do, fx, scenario, turn_of
 
 S = {"type": "STEP", "dir": "STRAIGHT"}
 
@@ -36,7 +36,7 @@ def test_r61_r3_jump_landing_die(face, row, dmg):
     g, ev = do(g, 0, S, faces=[face])
     c = car(g, 0)
     assert c.cell == (2, row) and c.dur == 6 - dmg
-    assert g.turn.stage == "after"
+    assert turn_of(g).stage == "after"
     assert ev[0].data["draws"] == [face]
     if row == 13:
         assert g.money.get((2, 12)) == 300  # flown over, not picked up
@@ -131,7 +131,7 @@ def test_r86_closed_border_uturn_and_exit():
     pic = ("row 27: . . 0 . .\nrow 26: . . . . .\nrow 5: . 1 2 . .")
     g = scenario(pic, mode="closed_border", speeds={0: 10}, players=3)
     g, _ = do(g, 0, S)  # enters row 28 in zone 5 with 4 free tokens
-    assert car(g, 0).facing == -1 and car(g, 0).leg == "RET" and g.turn.stage == "after"
+    assert car(g, 0).facing == -1 and car(g, 0).leg == "RET" and turn_of(g).stage == "after"
     g = scenario("row 0: . . 0 . .\nrow 5: . 1 2 . .", mode="closed_border", speeds={0: 10},
                  facings={0: -1}, legs={0: "RET"})
     g, _ = do(g, 0, S)
@@ -164,7 +164,7 @@ def test_r88_closed_border_game_ends_when_all_left_and_arrested_cannot_win():
     g, _ = do(g, 0, {"type": "END_TURN", "sell": []})
     assert g.phase == "over" and g.end_reason == "all_left"
     out = RULES.outcome(g)
-    assert out.ranks == (2, 1, 3) and 2 not in out.winners
+    assert out is not None and out.ranks == (2, 1, 3) and 2 not in out.winners
 
 
 def test_r83_r84_closed_border_placement_forbidden_zone():

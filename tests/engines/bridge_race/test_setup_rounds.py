@@ -19,7 +19,7 @@ from games.engines.bridge_race.board import (
 from games.engines.bridge_race.rounds import legal_cells, position_order
 from games.engines.bridge_race.state import ADVENTURE, BONUS, Car
 
-from .helpers import car, do, fx, scenario
+from .helpers import car, do, fx, scenario, turn_of, with_turn
 
 
 def started(players=3, mode="standard", seed=1):
@@ -150,14 +150,14 @@ def test_r23_skip_river_car_and_r73():
                  status={1: "river"})
     g = replace(g, order=(0, 1, 2), turn_idx=0)
     g, ev = do(g, 0, {"type": "END_TURN", "sell": []})
-    assert g.turn.seat == 2
+    assert turn_of(g).seat == 2
     assert any(f["t"] == "skip" and f["seat"] == 1 for f in fx(ev))
 
 
 def test_r24_end_of_round_system_steps_one_by_one():
     g = scenario("row 10: . . 0 . .\nrow 8: . . 1 . .\nrow 1: 2 . . . .", stage="after",
                  shop=("B01", "B02", "B03", "B04", "B05"), bonus_pile=("B06",))
-    g = replace(g, order=(0, 1, 2), turn_idx=2, turn=replace(g.turn, seat=2))
+    g = with_turn(replace(g, order=(0, 1, 2), turn_idx=2), seat=2)
     g, _ = do(g, 2, {"type": "END_TURN", "sell": []})
     assert g.phase == "round_end" and RULES.actors(g) == frozenset({SYSTEM})
     seen = []
@@ -175,10 +175,10 @@ def test_r76_game_ends_after_round_with_crossing_no_end_of_round():
     g = replace(g, order=(0, 1, 2), turn_idx=0)
     g, _ = do(g, 0, {"type": "STEP", "dir": "STRAIGHT"})
     g, _ = do(g, 0, {"type": "END_TURN", "sell": []})
-    assert g.turn.seat == 1
-    g = replace(g, turn=replace(g.turn, stage="after"))
+    assert turn_of(g).seat == 1
+    g = with_turn(g, stage="after")
     g, _ = do(g, 1, {"type": "END_TURN", "sell": []})
-    g = replace(g, turn=replace(g.turn, stage="after"))
+    g = with_turn(g, stage="after")
     g, _ = do(g, 2, {"type": "END_TURN", "sell": []})
     assert g.phase == "over" and RULES.actors(g) == frozenset()
     out = RULES.outcome(g)
@@ -193,6 +193,7 @@ def test_r77_r79_r80_final_money_ranking_and_last_cannot_win():
     cars[2] = replace(cars[2], ramp="placed")
     g = replace(g, cars=tuple(cars), phase="over", finish_order=(0,), turn=None)
     out = RULES.outcome(g)
+    assert out is not None
     assert out.scores == (800, 1600, 5000)
     assert out.ranks == (1, 2, 3)
     assert out.winners == (1,)  # seat 2 is last: cannot win
@@ -202,7 +203,8 @@ def test_r80_tie_goes_to_better_rank():
     g = scenario("row 20: . . 1 . .\nrow 10: . . 2 . .", players=3,
                  balances={0: 1000, 1: 1000, 2: 0}, status={0: "finished"})
     g = replace(g, phase="over", finish_order=(0,), turn=None)
-    assert RULES.outcome(g).winners == (0,)
+    out = RULES.outcome(g)
+    assert out is not None and out.winners == (0,)
 
 
 def test_r78_safety_cap():
@@ -225,7 +227,7 @@ def test_r90_r91_same_seed_same_game_and_events_record_dice():
     assert ev[0].to_json() == ev2[0].to_json()
     assert len(ev[0].data["draws"]) == 5
     s2 = RULES.evolve(s, ev[0])
-    assert [d.face for d in s2.turn.dice] == ev[0].data["draws"]
+    assert [d.face for d in turn_of(s2).dice] == ev[0].data["draws"]
 
 
 def test_r93_parse_action_forms_and_errors():
@@ -249,7 +251,7 @@ def test_r95_r99_timeout_defaults_refused_early_and_stale():
     with pytest.raises(IllegalAction):
         do(g, SYSTEM, dl[0].action, now=1059.0)
     g2, ev = do(g, SYSTEM, dl[0].action, now=1060.0)
-    assert g2.turn.seat == 1
+    assert turn_of(g2).seat == 1
     assert [e.type for e in ev][:3] == ["ROLL", "FINALIZE_DICE", "RESOLVE_DICE"]
     assert ev[-1].type == "END_TURN"
     with pytest.raises(IllegalAction):  # stale: the decision was already taken

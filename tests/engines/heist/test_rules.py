@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
-from games.engines.base import SYSTEM, IllegalAction, InvalidAction, replay
+from games.engines.base import SYSTEM, Event, IllegalAction, InvalidAction, replay
 from games.engines.heist import RULES
 from games.engines.heist.constants import LOOT_IDS, roles_for
 from games.engines.heist.rules import ranks_of
@@ -21,6 +23,7 @@ from games.engines.heist.state import (
     SURVIVED,
     UNDECIDED,
     WITHDRAWN,
+    State,
 )
 
 from .helpers import (
@@ -39,16 +42,16 @@ from .helpers import (
 IN, TH, DR, GO, MM = "INFORMANT", "THUG", "DRIVER", "GOON", "MASTERMIND"
 
 
-def triples(events):  # type: ignore[no-untyped-def]
+def triples(events: Sequence[Event]) -> list[tuple[str, Any, Any]]:
     return [(e.type, e.data.get("offer"), e.data.get("reason")) for e in events]
 
 
-def reveal_events(events):  # type: ignore[no-untyped-def]
+def reveal_events(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if e.type == "revealed"]
 
 
-def choose_all(state, picks, now=NOW):  # type: ignore[no-untyped-def]
-    events = []
+def choose_all(state: State, picks: Sequence[Sequence[str]], now: float = NOW) -> tuple[State, list[Event]]:
+    events: list[Event] = []
     for seat, roles in enumerate(picks):
         state, evs = act(state, seat, {"type": "choose", "roles": list(roles)}, now)
         events.extend(evs)
@@ -697,8 +700,8 @@ def test_r58_money_from_offers_counts() -> None:
     assert state.phase == OVER and RULES.outcome(state).winners == (2,)  # type: ignore[union-attr]
 
 
-def heist_all_withdraw(state):  # type: ignore[no-untyped-def]
-    events = []
+def heist_all_withdraw(state: State) -> tuple[State, list[Event]]:
+    events: list[Event] = []
     for h in state.hands:
         if state.phase == NEGOTIATION and h.status == UNDECIDED:
             state, evs = act(state, h.seat, {"type": "withdraw", "slot": h.slot})
@@ -930,7 +933,7 @@ def test_r76_boss_powers() -> None:
     assert "negotiation_ended" in types(events)
 
 
-def _boss_powers(state):  # type: ignore[no-untyped-def]
+def _boss_powers(state: State) -> list[dict[str, Any]]:
     return [a for a in RULES.legal_actions(state, state.boss) if a["type"] in ("prompt", "call")]
 
 
@@ -1034,8 +1037,8 @@ def test_r79_resign_takes_defaults_at_once() -> None:
     assert types(events)[:2] == ["resigned", "hand_withdrawn"]
 
 
-def choose_all_except(state, picks):  # type: ignore[no-untyped-def]
-    events = []
+def choose_all_except(state: State, picks: Sequence[list[str] | None]) -> tuple[State, list[Event]]:
+    events: list[Event] = []
     for seat, roles in enumerate(picks):
         if roles is not None:
             state, evs = act(state, seat, {"type": "choose", "roles": roles})

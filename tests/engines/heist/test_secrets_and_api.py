@@ -49,10 +49,10 @@ def test_secret_goon_of_a_withdrawn_player_never_leaks() -> None:
     state, events = commit_all(state)
     log.extend(events)
     assert state.phase != OVER
-    for seat in (None, 0, 2, 3):
-        assert GO not in _public_text(RULES.view(state, seat))
+    for viewer in (None, 0, 2, 3):
+        assert GO not in _public_text(RULES.view(state, viewer))
         for e in log:
-            red = e.for_seat(seat)
+            red = e.for_seat(viewer)
             assert GO not in json.dumps(red).upper()
             for line in RULES.log_lines(red):
                 assert "GOON" not in (line.message % line.params).upper()
