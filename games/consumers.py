@@ -48,11 +48,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if seat is False:
             await self.close(code=4404)
             return
-        self.seat = seat  # type: ignore[assignment]
+        self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
         # A reconnecting client says which versions it already shows (?v=&c=); it gets only news.
         query = parse_qs(self.scope.get("query_string", b"").decode())
-        self.sent_revision = _int((query.get("v") or [None])[0], -1)
-        self.sent_chat = _int((query.get("c") or [None])[0], -1)
+        self.sent_revision = _int((query.get("v") or [""])[0], -1)
+        self.sent_chat = _int((query.get("c") or [""])[0], -1)
         await self._listen()
         await self.accept()
         self.counted = await self._presence(+1)
@@ -96,7 +96,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def seat_live(self, event: dict[str, Any]) -> None:
         """A live game's events for my seat, as JSON (see :func:`games.pushes.publish_live`)."""
-        if event["user"] != self.scope["user"].pk:
+        if event["user"] != self._user().pk:
             await self.push()
             return
         await self._forward_live(event)
@@ -116,7 +116,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def seat_update(self, event: dict[str, Any]) -> None:
         """My seat's partials, rendered by the writer; forwarded if they are news and for my user."""
-        if event["user"] != self.scope["user"].pk:
+        if event["user"] != self._user().pk:
             await self.push()  # the seat changed hands: render for whoever I am now
             return
         rendered = pushes.Rendered.from_message(event)
@@ -188,7 +188,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
         """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
-        await self.base_send({"type": "websocket.send", "text": json.dumps(update), DEFLATE: deflate})
+        message: Any = {"type": "websocket.send", "text": json.dumps(update), DEFLATE: deflate}
+        await self.base_send(message)  # DEFLATE is our own key, unknown to the ASGI event types
 
     async def _act(self, content: dict[str, Any]) -> None:
         """A move sent over the socket: the same write path as the form POST, answered to me alone."""
@@ -211,7 +212,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     def _submit(self, sent: payloads.Submission) -> services.SubmitResult:
         # The seat is looked up again for every move: seats are renumbered at the start and a
         # moderator may hand one to a bot while this socket stays open.
-        user = self.scope["user"]
+        user = self._user()
         seat = Seat.objects.filter(match_id=self.match_id, user=user).values_list("number", flat=True).first()
         if seat is None or self.seat is None:
             with translation.override(self._language()):
@@ -247,7 +248,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     def _presence(self, delta: int) -> bool:
         # By user, not seat number: seats are renumbered when the match starts.
         return bool(
-            Seat.objects.filter(match_id=self.match_id, user=self.scope["user"]).update(
+            Seat.objects.filter(match_id=self.match_id, user=self._user()).update(
                 open_sockets=F("open_sockets") + delta, last_seen=timezone.now()
             )
         )
@@ -256,6 +257,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     def _gettext(self, message: str) -> str:
         with translation.override(self._language()):
             return translation.gettext(message)
+
+    def _user(self) -> Any:
+        """The signed-in user of this socket (``connect`` closed it for anybody else)."""
+        return self.scope["user"]
 
     def _language(self) -> str:
         profile = getattr(self.scope.get("user"), "profile", None)

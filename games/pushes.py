@@ -182,8 +182,9 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
         seat=context["seat"],
     )
     if "board" in wanted:
-        context["fragments"] = frags = {}
-        html = render_to_string("games/match.html#board", context)
+        frags: dict[str, str] = {}
+        context["fragments"] = frags
+        html: str = render_to_string("games/match.html#board", context)
         _keep((match.pk, match.revision, user_id, language, "board"), html)
         shell = html
         for name, frag in frags.items():

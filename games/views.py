@@ -6,12 +6,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from . import payloads, services
 from .forms import CreateMatchForm, ProfileForm
@@ -20,6 +22,18 @@ from .presenter import ALL_PARTS, match_context, viewer_for
 from .pushes import board_with_error, rendered_board
 
 MATCH_TEMPLATE = "games/match.html"
+
+
+def signed_in(request: HttpRequest) -> User:
+    """The user of a view behind ``login_required``."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request that passed django-htmx's middleware (for type checking)."""
+
+    htmx: HtmxDetails
 
 
 def _user_matches(user: Any) -> list[Match]:
@@ -42,10 +56,10 @@ def _user_matches(user: Any) -> list[Match]:
 
 
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "open_matches": Match.objects.filter(status=Match.Status.LOBBY)
-        .exclude(seats__user__pk=getattr(request.user, "pk", None))
+        .exclude(seats__user__pk=request.user.pk or 0)
         .prefetch_related("seats")[:30],
     }
     if request.user.is_authenticated:
@@ -55,7 +69,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def match_create(request: HttpRequest) -> HttpResponse:
+def match_create(request: HtmxHttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST or None, initial={"game": request.GET.get("game", "heist")})
     if request.method == "POST" and form.is_valid():
         try:
@@ -77,12 +91,12 @@ def match_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def match_invite(request: HttpRequest, code: str) -> HttpResponse:
+def match_invite(request: HtmxHttpRequest, code: str) -> HttpResponse:
     match = get_object_or_404(Match, invite_code=code)
     return redirect(match)
 
 
-def _lobby_action(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
+def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     try:
         if action == "join":
@@ -104,31 +118,31 @@ def _lobby_action(request: HttpRequest, match_id: int, action: str) -> HttpRespo
 
 @login_required
 @require_POST
-def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_join(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return _lobby_action(request, match_id, "join")
 
 
 @login_required
 @require_POST
-def match_leave(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_leave(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return _lobby_action(request, match_id, "leave")
 
 
 @login_required
 @require_POST
-def match_add_bot(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_add_bot(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return _lobby_action(request, match_id, "bot")
 
 
 @login_required
 @require_POST
-def match_start(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_start(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return _lobby_action(request, match_id, "start")
 
 
 @login_required
 @require_GET
-def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_page(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     context = match_context(match, request.user)
     partial = request.GET.get("partial")
@@ -147,8 +161,9 @@ def parse_payload(post: Any) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
-    seat = Seat.objects.filter(match_id=match_id, user=request.user).values_list("number", flat=True).first()
+def match_action(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    user = signed_in(request)
+    seat = Seat.objects.filter(match_id=match_id, user=user).values_list("number", flat=True).first()
     status, error, result = 200, None, None
     if seat is None:
         get_object_or_404(Match, pk=match_id)
@@ -165,13 +180,13 @@ def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
             status, error = exc.status, exc.message
     if request.htmx and result is not None and result.revision is not None:
         # The board this move's push rendered for this player (same user, revision and language).
-        html = rendered_board(match_id, result.revision, request.user.pk, translation.get_language())
+        html = rendered_board(match_id, result.revision, user.pk, translation.get_language())
         if html is not None:
             return HttpResponse(html)
     match = get_object_or_404(Match, pk=match_id)
     if request.htmx:
         # Refused (stale, illegal…): the current board, if the last push already rendered it here.
-        html = rendered_board(match_id, match.revision, request.user.pk, translation.get_language())
+        html = rendered_board(match_id, match.revision, user.pk, translation.get_language())
         if html is not None:
             return HttpResponse(board_with_error(html, error), status=status)
     parts = frozenset({"board"}) if request.htmx else ALL_PARTS  # an HTMX answer is the board only
@@ -185,7 +200,7 @@ def match_action(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def match_chat(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_chat(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     viewer = viewer_for(match, request.user)
     status, error = 200, None
@@ -212,7 +227,7 @@ def match_chat(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_resign(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     viewer = viewer_for(match, request.user)
     if viewer.seat is None or match.status != Match.Status.ACTIVE:
@@ -230,8 +245,8 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user.profile)
+def profile(request: HtmxHttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=signed_in(request).profile)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Profile saved."))

@@ -86,17 +86,25 @@ async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
 ) -> None:
     match, by_seat = await sync_to_async(started_match)(make_user, game, players)
     spectator = await sync_to_async(make_user)()
-    viewers = {**by_seat, None: spectator}
+    viewers: dict[int | None, Any] = {None: spectator}  # the spectator first: it renders for itself
+    for number, user in by_seat.items():
+        viewers[number] = user
     pages = {seat: await open_page(user, match.pk) for seat, user in viewers.items()}
     rng = random.Random(seed)
     diffs = 0
     for _ in range(moves):
         if not await sync_to_async(random_move)(match.pk, rng):
             break
+        revision = await sync_to_async(lambda: Match.objects.get(pk=match.pk).revision)()
         for seat, (communicator, page) in pages.items():
-            for update in await drain(communicator):
-                diffs += "base" in update
-                page.apply(update)
+            for _wait in range(50):  # a spectator renders its own board on a ping: wait until it shows it
+                for update in await drain(communicator):
+                    diffs += "base" in update
+                    page.apply(update)
+                if page.revision() >= revision:
+                    break
+                await communicator.receive_nothing(timeout=0.1)
+            assert page.revision() >= revision, f"seat {seat}'s page never reached revision {revision}"
             assert page.resyncs == 0, f"seat {seat} was sent a diff for a board it did not show"
             board, log = await sync_to_async(fresh)(match.pk, viewers[seat])
             assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
