@@ -170,7 +170,7 @@ def test_R67_R76_R71_casino_tokens_for_later_same_region_gains() -> None:
     after, events = act(state, 0, buy(["EU-09"], ["EUR-9D-1"]))
     assert after.tokens[0] == ()  # not for its own purchase
     after, events = act(after, 0, buy(["EU-16"], ["EUR-5C-1"]))
-    assert after.tokens[0] == (("EU-09", "EUR-9D-1"),)  # the discard pile's top card
+    assert after.tokens[0] == (("EU-09", "EUR-5C-1"),)  # the top of the discard pile: the payment just made
 
 
 def test_R74_gallery_draws_are_optional_and_secret() -> None:
