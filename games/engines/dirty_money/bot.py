@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from ..base import Action
 from .cards import ART, PLACEMENTS, SHARK, is_action, is_dirty, value_to
 from .payment import cheapest_payment
 from .state import State
-
-if TYPE_CHECKING:
-    pass
 
 
 def _row_worth(state: State, seat: int, row: tuple[str, ...]) -> float:
@@ -52,9 +48,9 @@ def choose(state: State, seat: int, kind: str, rng: random.Random) -> Action:
         ranked = sorted(state.hands[seat], key=lambda c: (not is_dirty(c), value_to(c, state.villains[seat]), c))
         return {"type": "blacklist_cards", "cards": ranked[:excess] or lowest_cards(state, seat, excess)}
     if kind == "location_action":
-        best = legal_purchase(state, seat, _placement_worth)
-        if best is not None:
-            return best
+        purchase = legal_purchase(state, seat, _placement_worth)
+        if purchase is not None:
+            return purchase
         if state.location == "LOC-BR" and not state.banana_done:
             return {"type": "banana_republic"}
         return {"type": "end_location_action"}

@@ -78,7 +78,10 @@ class State:
 
     @property
     def active(self) -> int:
-        return self.order[self.turn] if self.order else self.marker
+        """The seat whose turn it is (-1 between rounds)."""
+        if not self.order:
+            return self.marker
+        return self.order[self.turn] if self.turn < len(self.order) else -1
 
     @property
     def target(self) -> int:

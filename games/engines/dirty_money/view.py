@@ -106,7 +106,7 @@ def _purchase(state: State, seat: int) -> dict[str, Any]:
     from .rules import purchase_options  # local: rules imports this module
 
     villain = state.villains[seat]
-    options = []
+    options: list[dict[str, Any]] = []
     for cards, due in purchase_options(state, seat):
         region = PLACEMENTS[cards[0]].region
         options.append(

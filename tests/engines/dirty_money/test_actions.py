@@ -23,7 +23,7 @@ def test_R30_order_is_chosen_and_resolution_is_compulsory() -> None:
     assert {a["card"] for a in RULES.legal_actions(state, 0)} == {"ACT-BRIBE-1", "ACT-AUD2-1"}
     with pytest.raises(IllegalAction):
         act(state, 0, {"type": "end_location_action"})
-    after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-AUD2-1"})
+    after, _events = act(state, 0, {"type": "resolve_action", "card": "ACT-AUD2-1"})
     assert after.pending == ("ACT-BRIBE-1",) and after.discard[-1] == "ACT-AUD2-1"
     after, _ = act(after, 0, {"type": "resolve_action", "card": "ACT-BRIBE-1"})
     assert after.step == "location" and after.discard[-1] == "ACT-BRIBE-1"
@@ -67,26 +67,29 @@ def test_R35_needs_another_player_and_an_empty_hand_is_allowed() -> None:
         act(state, 0, {"type": "resolve_action", "card": "ACT-INS2-1"})
     with pytest.raises(IllegalAction):
         act(state, 0, {"type": "resolve_action", "card": "ACT-INS2-1", "target": 0})
-    after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-INS2-1", "target": "1"})
+    _after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-INS2-1", "target": "1"})
     assert of_type(events, "inspected")[0].data["picks"] == []
 
 
 def test_R35_default_target_most_cards_first_clockwise() -> None:
-    state = pending(position(players=4, hands={1: ["EUR-1C-1"], 2: ["EUR-1C-2", "EUR-2C-1"], 3: ["EUR-2C-2", "EUR-3C-1"]}), "ACT-INS2-1")
-    after, events = act(state, SYSTEM, {"type": "timeout", "seat": 0}, now=NOW + 45)
+    state = pending(
+        position(players=4, hands={1: ["EUR-1C-1"], 2: ["EUR-1C-2", "EUR-2C-1"], 3: ["EUR-2C-2", "EUR-3C-1"]}),
+        "ACT-INS2-1",
+    )
+    _after, events = act(state, SYSTEM, {"type": "timeout", "seat": 0}, now=NOW + 45)
     assert of_type(events, "inspected")[0].data["target_seat"] == 2
 
 
 def test_R34_left_and_right_with_three_players() -> None:
     state = pending(position(hands={1: ["EUR-1C-1", "EUR-2C-1"], 2: ["USD-1C-1", "USD-2C-1"]}), "ACT-INSLR-1")
-    after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-INSLR-1"})
+    _after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-INSLR-1"})
     ins = of_type(events, "inspected")
     assert [(e.data["target_seat"], len(e.data["picks"])) for e in ins] == [(1, 1), (2, 1)]
 
 
 def test_R34_two_players_two_cards_of_the_opponent_in_one_draw() -> None:
     state = pending(position(players=2, hands={1: ["EUR-1C-1", "EUR-2C-1", "EUR-3C-1"]}), "ACT-INSLR-1")
-    after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-INSLR-1"})
+    _after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-INSLR-1"})
     (ins,) = of_type(events, "inspected")
     assert ins.data["target_seat"] == 1 and len(ins.data["picks"]) == 2
 
@@ -94,7 +97,7 @@ def test_R34_two_players_two_cards_of_the_opponent_in_one_draw() -> None:
 def test_R36_everyone_clockwise_from_the_left() -> None:
     hands = {0: [], 1: ["EUR-1C-1"], 2: ["EUR-2C-1"], 3: ["EUR-3C-1"]}
     state = pending(replace(position(players=4, hands=hands), order=(2, 3, 0, 1), turn=0), "ACT-INSALL-1")
-    after, events = act(state, 2, {"type": "resolve_action", "card": "ACT-INSALL-1"})
+    _after, events = act(state, 2, {"type": "resolve_action", "card": "ACT-INSALL-1"})
     assert [e.data["target_seat"] for e in of_type(events, "inspected")] == [3, 0, 1]
 
 
@@ -110,7 +113,9 @@ def test_R37_law_firm_tokens_whatever_the_result_only_for_the_actor() -> None:
 
 
 def test_R6_token_fallback_deck_then_virtual() -> None:
-    state = pending(position(hands={1: []}, discard=(), deck=("USD-1C-1",), tableaux=(("EU-14", "US-14"), (), ())), "ACT-BRIBE-1")
+    state = pending(
+        position(hands={1: []}, discard=(), deck=("USD-1C-1",), tableaux=(("EU-14", "US-14"), (), ())), "ACT-BRIBE-1"
+    )
     state = replace(state, pending=("ACT-INS2-1",))
     after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-INS2-1", "target": 1})
     tokens = of_type(events, "token_placed")
@@ -152,7 +157,7 @@ def test_R40_audit_thresholds_one_point_however_far_exceeded(card: str, hit: lis
 
 def test_R41_accounting_firm_tokens_whatever_the_result() -> None:
     state = pending(position(hands={1: [], 2: []}, tableaux=(("JP-10",), (), ())), "ACT-AUD3-1")
-    after, events = act(state, 0, {"type": "resolve_action", "card": "ACT-AUD3-1"})
+    after, _events = act(state, 0, {"type": "resolve_action", "card": "ACT-AUD3-1"})
     assert after.token_count(0, "JP-10") == 1
 
 

@@ -39,7 +39,7 @@ def test_R50_location_default_buys_nothing() -> None:
 
 def test_R51_R65_buy_one_then_a_second_separately() -> None:
     state = eu(["EUR-5C-1", "EUR-4C-1", "EUR-3C-1", "EUR-1C-1"])
-    after, events = act(state, 0, buy(["EU-16"], ["EUR-4C-1", "EUR-1C-1"]))
+    after, _events = act(state, 0, buy(["EU-16"], ["EUR-4C-1", "EUR-1C-1"]))
     assert after.tableaux[0] == ("EU-16",) and after.discard[-2:] == ("EUR-4C-1", "EUR-1C-1")  # listed order
     assert after.displays[0] == ("EU-01",)  # the slot stays empty
     after, _ = act(after, 0, buy(["EU-01"], ["EUR-5C-1"]))
@@ -112,7 +112,7 @@ def test_R60_R75_discount_by_the_cards_region_wherever_bought() -> None:
     )
     with pytest.raises(IllegalAction):  # no discount on Europe
         act(state, 0, buy(["EU-16"], ["EUR-4C-1"]))
-    after, events = act(state, 0, buy(["US-16"], ["USD-3C-1"]))  # 5 - 2
+    _after, events = act(state, 0, buy(["US-16"], ["USD-3C-1"]))  # 5 - 2
     assert of_type(events, "bought")[0].data["due"] == 3
 
 
@@ -128,7 +128,9 @@ def test_R53_black_market_one_card_from_any_display_even_with_an_empty_row() -> 
 
 def test_R53_R88_black_market_never_buys_auction_or_stock() -> None:
     state = at_location(
-        position(players=5, hands={0: ["YEN-9D-1"]}, displays=DISPLAYS, auction=("EU-02", "US-02", "JP-02"), stock=("JP-03",)),
+        position(
+            players=5, hands={0: ["YEN-9D-1"]}, displays=DISPLAYS, auction=("EU-02", "US-02", "JP-02"), stock=("JP-03",)
+        ),
         "LOC-BM",
     )
     for card in ("JP-02", "JP-03"):
@@ -145,7 +147,9 @@ def test_R54_auction_house_one_of_three_in_its_currency() -> None:
 
 
 def test_R52_R12_banana_republic_removes_a_point_and_takes_the_marker() -> None:
-    state = at_location(position(blacklists=((), (), ("EUR-1C-1",)), villains=("V1-LAUNDERER", "V2-RAT", "V3-FOX")), "LOC-BR")
+    state = at_location(
+        position(blacklists=((), (), ("EUR-1C-1",)), villains=("V1-LAUNDERER", "V2-RAT", "V3-FOX")), "LOC-BR"
+    )
     state = replace(state, order=(2, 0, 1), marker=2, turn=0)
     after, events = act(state, 2, {"type": "banana_republic"})
     assert after.blacklists[2] == () and after.marker == 2
@@ -164,12 +168,17 @@ def test_R52_banana_republic_default_carries_out_the_action() -> None:
 def test_R67_R76_R71_casino_tokens_for_later_same_region_gains() -> None:
     displays = (("EU-09", "EU-16"), (), ())
     state = at_location(
-        position(hands={0: ["EUR-9D-1", "EUR-5C-1"]}, displays=displays, discard=("USD-1C-1",), villains=("V3-FOX", "V2-RAT", "V1-LAUNDERER")),
+        position(
+            hands={0: ["EUR-9D-1", "EUR-5C-1"]},
+            displays=displays,
+            discard=("USD-1C-1",),
+            villains=("V3-FOX", "V2-RAT", "V1-LAUNDERER"),
+        ),
         "LOC-EU",
     )
-    after, events = act(state, 0, buy(["EU-09"], ["EUR-9D-1"]))
+    after, _ = act(state, 0, buy(["EU-09"], ["EUR-9D-1"]))
     assert after.tokens[0] == ()  # not for its own purchase
-    after, events = act(after, 0, buy(["EU-16"], ["EUR-5C-1"]))
+    after, _events = act(after, 0, buy(["EU-16"], ["EUR-5C-1"]))
     assert after.tokens[0] == (("EU-09", "EUR-5C-1"),)  # the top of the discard pile: the payment just made
 
 
@@ -182,7 +191,10 @@ def test_R74_gallery_draws_are_optional_and_secret() -> None:
     )
     after, _ = act(state, 0, buy(["EU-01"], ["EUR-4C-1"]))
     assert after.gallery_left == 2
-    assert RULES.legal_actions(after, 0) == [{"type": "gallery_draw", "draw": True}, {"type": "gallery_draw", "draw": False}]
+    assert RULES.legal_actions(after, 0) == [
+        {"type": "gallery_draw", "draw": True},
+        {"type": "gallery_draw", "draw": False},
+    ]
     after, events = act(after, 0, {"type": "gallery_draw", "draw": True})
     (drew,) = of_type(events, "gallery_drew")
     assert drew.secret == {"card": "YEN-5D-1"} and drew.visible_to == (0,) and "card" not in drew.data
@@ -213,7 +225,9 @@ def test_R74_gallery_default_is_to_draw_and_not_for_non_art() -> None:
 def test_R68_illegal_purchase_changes_nothing() -> None:
     state = eu(["EUR-4C-1"])
     with pytest.raises(IllegalAction):
-        RULES.decide(state, 0, RULES.parse_action(buy(["EU-16"], ["EUR-4C-1"])), __import__("helpers", globals(), level=1).ctx())
+        RULES.decide(
+            state, 0, RULES.parse_action(buy(["EU-16"], ["EUR-4C-1"])), __import__("helpers", globals(), level=1).ctx()
+        )
     assert state == eu(["EUR-4C-1"])
 
 
@@ -224,6 +238,11 @@ def test_R55_nobody_else_buys() -> None:
 
 
 def test_R70_two_law_firms_two_tokens() -> None:
-    state = replace(position(hands={1: []}, tableaux=(("EU-14", "JP-14"), (), ())), location="LOC-EU", step="actions", pending=("ACT-INS2-1",))
+    state = replace(
+        position(hands={1: []}, tableaux=(("EU-14", "JP-14"), (), ())),
+        location="LOC-EU",
+        step="actions",
+        pending=("ACT-INS2-1",),
+    )
     after, _ = act(state, 0, {"type": "resolve_action", "card": "ACT-INS2-1", "target": 1})
     assert len(after.tokens[0]) == 2

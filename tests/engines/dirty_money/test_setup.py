@@ -93,7 +93,7 @@ def test_S6_bear_chooses_stock_and_the_active_player_waits() -> None:
     with pytest.raises(IllegalAction):
         act(state, bear, {"type": "choose_bear_stock", "EU": 2, "US": 2, "JP": 0})
     jp_top = state.pdecks[2][:3]
-    after, events = act(state, bear, {"type": "choose_bear_stock", "EU": 0, "US": "0", "JP": "3"}, seed=5)
+    after, _events = act(state, bear, {"type": "choose_bear_stock", "EU": 0, "US": "0", "JP": "3"}, seed=5)
     assert after.stock == jp_top  # the tops of the Japan deck
     assert after.pdecks[2] == state.pdecks[2][3:]
     assert after.phase == "play" and after.hands[0]
@@ -125,7 +125,9 @@ def test_S7_deal_goes_round_from_the_first_player() -> None:
     state = RULES.initial(3, {})
     after, events = act(state, SYSTEM, {"type": "start"}, seed=11)
     if after.phase == "bear":
-        after, events = act(after, after.villains.index("V4-BEAR"), {"type": "choose_bear_stock", "EU": 1, "US": 1, "JP": 1}, 12)
+        after, events = act(
+            after, after.villains.index("V4-BEAR"), {"type": "choose_bear_stock", "EU": 1, "US": 1, "JP": 1}, 12
+        )
     order = of_type(events, "currency_shuffled")[0].secret["order"]  # type: ignore[index]
     deck = [CURRENCY_CARDS[i] for i in order]
     first = after.marker

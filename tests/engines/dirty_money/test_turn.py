@@ -93,7 +93,7 @@ def test_10_2_prompt_to_a_non_active_player_the_active_player_waits() -> None:
     """No rule makes a non-active hand grow, but the engine supports the prompt generically."""
     big = [f"YEN-3C-{n}" for n in range(1, 6)] + ["YEN-2C-1", "YEN-2C-2", "YEN-2C-3"]
     state = position(hands={1: big, 0: []}, rows={"LOC-EU": ["EUR-2C-1"]})
-    after, events = act(state, 0, {"type": "choose_location", "location": "LOC-EU"})
+    after, _events = act(state, 0, {"type": "choose_location", "location": "LOC-EU"})
     assert after.trim == (1,)
     assert RULES.actors(after) == frozenset({1})
     assert RULES.legal_actions(after, 0) == []
@@ -119,7 +119,7 @@ def test_R10_turn_order_and_deadline_default_location() -> None:
     state = position(rows={"LOC-EU": [], "LOC-US": ["USD-1C-1"]})
     (deadline,) = RULES.deadlines(state)
     assert deadline.kind == "choose_location" and deadline.due == NOW + 90
-    after, events = act(state, SYSTEM, deadline.action, now=NOW + 90)
+    _after, events = act(state, SYSTEM, deadline.action, now=NOW + 90)
     assert of_type(events, "location_chosen")[0].data["location"] == "LOC-US"  # first choosable
 
 

@@ -16,7 +16,8 @@ LAUNDERER_FIRST = ("V1-LAUNDERER", "V2-RAT", "V3-FOX")
 
 def test_R85_launderer_skips_action_cards_draws_then_discards() -> None:
     state = at_location(
-        position(villains=LAUNDERER_FIRST, hands={0: ["EUR-1C-1"]}, displays=((), (), ())), "LOC-EU",
+        position(villains=LAUNDERER_FIRST, hands={0: ["EUR-1C-1"]}, displays=((), (), ())),
+        "LOC-EU",
         deck=("ACT-BRIBE-1", "USD-7D-1", "YEN-1C-1"),
     )
     after, _ = act(state, 0, {"type": "end_location_action"})
@@ -63,16 +64,18 @@ def test_R85_at_most_one_reshuffle_per_use() -> None:
 def test_R86_rat_one_token_per_payment_overpaying_by_two() -> None:
     displays = (("EU-01", "EU-02"), (), ())
     state = at_location(position(hands={0: ["EUR-6D-1", "EUR-5C-1", "EUR-9D-1"]}, displays=displays), "LOC-EU")
-    after, events = act(state, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["EUR-5C-1"]})
+    after, _ = act(state, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["EUR-5C-1"]})
     assert after.token_count(0, "RAT") == 0  # overpay 1
-    after, events = act(after, 0, {"type": "buy", "cards": ["EU-02"], "payment": ["EUR-9D-1"]})
+    after, _events = act(after, 0, {"type": "buy", "cards": ["EU-02"], "payment": ["EUR-9D-1"]})
     assert after.token_count(0, "RAT") == 1  # overpay 4: still one token
     assert RULES.view(after, 1)["seats"][0]["overpay"] == 1
 
 
 def test_R87_fox_crypto_is_worth_five() -> None:
     displays = (("EU-02",), (), ())
-    fox = at_location(position(villains=("V3-FOX", "V2-RAT", "V1-LAUNDERER"), hands={0: ["CRY-3D-1"]}, displays=displays), "LOC-EU")
+    fox = at_location(
+        position(villains=("V3-FOX", "V2-RAT", "V1-LAUNDERER"), hands={0: ["CRY-3D-1"]}, displays=displays), "LOC-EU"
+    )
     after, _ = act(fox, 0, {"type": "buy", "cards": ["EU-02"], "payment": ["CRY-3D-1"]})
     assert after.tableaux[0] == ("EU-02",)
     rat = replace(fox, villains=("V2-RAT", "V3-FOX", "V1-LAUNDERER"))
@@ -82,7 +85,9 @@ def test_R87_fox_crypto_is_worth_five() -> None:
 
 def test_R88_bear_buys_one_stock_card_only_after_the_banana_action() -> None:
     bear = ("V4-BEAR", "V2-RAT", "V3-FOX")
-    state = at_location(position(villains=bear, hands={0: ["YEN-9D-1", "YEN-5C-1"]}, stock=("JP-16", "EU-16", "US-16")), "LOC-BR")
+    state = at_location(
+        position(villains=bear, hands={0: ["YEN-9D-1", "YEN-5C-1"]}, stock=("JP-16", "EU-16", "US-16")), "LOC-BR"
+    )
     with pytest.raises(IllegalAction):
         act(state, 0, {"type": "buy", "cards": ["JP-16"], "payment": ["YEN-5C-1"]})
     after, _ = act(state, 0, {"type": "banana_republic"})
@@ -90,18 +95,27 @@ def test_R88_bear_buys_one_stock_card_only_after_the_banana_action() -> None:
     after, _ = act(after, 0, {"type": "buy", "cards": ["JP-16"], "payment": ["YEN-5C-1"]})
     assert after.stock == ("EU-16", "US-16") and after.tableaux[0] == ("JP-16",) and after.active == 1
     other = replace(state, villains=("V2-RAT", "V4-BEAR", "V3-FOX"))
-    after, events = act(other, 0, {"type": "banana_republic"})
+    after, _events = act(other, 0, {"type": "banana_republic"})
     assert after.active == 1  # not the Bear: nothing to buy there
 
 
 def test_R89_shark_counts_one_card_as_two_once_per_turn() -> None:
     shark = ("V5-SHARK", "V2-RAT", "V3-FOX")
     displays = (("EU-01", "EU-02"), (), ())
-    state = at_location(position(villains=shark, hands={0: ["USD-9D-1", "EUR-2C-1", "EUR-3C-1", "EUR-2C-2", "YEN-1C-1"]}, displays=displays), "LOC-EU")
-    after, events = act(state, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["USD-9D-1", "EUR-2C-1"], "shark_card": "USD-9D-1"})
+    state = at_location(
+        position(
+            villains=shark, hands={0: ["USD-9D-1", "EUR-2C-1", "EUR-3C-1", "EUR-2C-2", "YEN-1C-1"]}, displays=displays
+        ),
+        "LOC-EU",
+    )
+    after, _events = act(
+        state, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["USD-9D-1", "EUR-2C-1"], "shark_card": "USD-9D-1"}
+    )
     assert after.tableaux[0] == ("EU-01",) and after.shark_used
     with pytest.raises(IllegalAction):
-        act(after, 0, {"type": "buy", "cards": ["EU-02"], "payment": ["YEN-1C-1", "EUR-3C-1"], "shark_card": "YEN-1C-1"})
+        act(
+            after, 0, {"type": "buy", "cards": ["EU-02"], "payment": ["YEN-1C-1", "EUR-3C-1"], "shark_card": "YEN-1C-1"}
+        )
     rat = replace(state, villains=("V2-RAT", "V5-SHARK", "V3-FOX"))
     with pytest.raises(IllegalAction):
         act(rat, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["USD-9D-1", "EUR-2C-1"], "shark_card": "USD-9D-1"})
@@ -109,21 +123,39 @@ def test_R89_shark_counts_one_card_as_two_once_per_turn() -> None:
 
 def test_R89_shark_card_counts_two_in_the_surplus_check() -> None:
     shark = ("V5-SHARK", "V2-RAT", "V3-FOX")
-    state = at_location(position(villains=shark, hands={0: ["EUR-9D-1", "EUR-3C-1"]}, displays=(("EU-01",), (), ())), "LOC-EU")
+    state = at_location(
+        position(villains=shark, hands={0: ["EUR-9D-1", "EUR-3C-1"]}, displays=(("EU-01",), (), ())), "LOC-EU"
+    )
     # 9 counted as 2, plus 3 = 5 >= 4, and dropping either card leaves too little: legal
-    after, _ = act(state, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["EUR-9D-1", "EUR-3C-1"], "shark_card": "EUR-9D-1"})
+    after, _ = act(
+        state, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["EUR-9D-1", "EUR-3C-1"], "shark_card": "EUR-9D-1"}
+    )
     assert after.tableaux[0] == ("EU-01",)
 
 
 def round_end_state() -> object:
-    state = position(rows={"LOC-EU": ["EUR-1C-1"], "LOC-US": [], "LOC-JP": ["YEN-1C-1", "YEN-2C-1", "YEN-3C-1", "YEN-4C-1"], "LOC-BR": ["USD-1C-1", "USD-2C-1"]})
-    return replace(state, turn=2, step="end", location="LOC-EU", deck=tuple(f"CRY-3D-{n}" for n in range(1, 9)), displays=(("EU-01",), (), ("JP-01", "JP-02")))
+    state = position(
+        rows={
+            "LOC-EU": ["EUR-1C-1"],
+            "LOC-US": [],
+            "LOC-JP": ["YEN-1C-1", "YEN-2C-1", "YEN-3C-1", "YEN-4C-1"],
+            "LOC-BR": ["USD-1C-1", "USD-2C-1"],
+        }
+    )
+    return replace(
+        state,
+        turn=2,
+        step="end",
+        location="LOC-EU",
+        deck=tuple(f"CRY-3D-{n}" for n in range(1, 9)),
+        displays=(("EU-01",), (), ("JP-01", "JP-02")),
+    )
 
 
 def test_E1_E2_E3_R91_row_refills() -> None:
     state = round_end_state()
     state = replace(state, step="location", displays=((), (), ()))  # type: ignore[arg-type]
-    after, events = act(state, 2, {"type": "end_location_action"})
+    after, _events = act(state, 2, {"type": "end_location_action"})
     assert after.row("LOC-EU") == ("EUR-1C-1", "CRY-3D-1")  # E-2: one card
     assert after.row("LOC-JP") == ("YEN-1C-1", "YEN-2C-1", "YEN-3C-1", "YEN-4C-1")  # capped at 4
     assert after.row("LOC-BR") == ("USD-1C-1", "USD-2C-1", "CRY-3D-2")
@@ -133,7 +165,14 @@ def test_E1_E2_E3_R91_row_refills() -> None:
 
 def test_E4_E5_R92_displays_refilled() -> None:
     villains = ("V1-LAUNDERER", "V2-RAT", "V3-FOX", "V4-BEAR", "V5-SHARK")
-    state = replace(position(players=5, villains=villains), turn=4, step="location", location="LOC-EU", displays=(("EU-01",), (), ()), auction=("", "US-02", ""))
+    state = replace(
+        position(players=5, villains=villains),
+        turn=4,
+        step="location",
+        location="LOC-EU",
+        displays=(("EU-01",), (), ()),
+        auction=("", "US-02", ""),
+    )
     tops = [state.pdecks[r][:3] for r in range(3)]
     after, _ = act(state, 4, {"type": "end_location_action"})
     assert after.displays[0] == ("EU-01", tops[0][0])
@@ -142,14 +181,18 @@ def test_E4_E5_R92_displays_refilled() -> None:
 
 
 def test_R92_empty_placement_deck_leaves_slots_empty() -> None:
-    state = replace(position(), turn=2, step="location", location="LOC-EU", displays=((), (), ()), pdecks=(("EU-05",), (), ()))
+    state = replace(
+        position(), turn=2, step="location", location="LOC-EU", displays=((), (), ()), pdecks=(("EU-05",), (), ())
+    )
     after, _ = act(state, 2, {"type": "end_location_action"})
     assert after.displays == (("EU-05",), (), ())
 
 
 def test_R95_trigger_at_ten_placements_and_R96_final_round_played_out() -> None:
     ten = tuple(f"JP-{n:02d}" for n in range(1, 10))
-    state = at_location(position(hands={0: ["EUR-5C-1"]}, displays=(("EU-16",), (), ()), tableaux=(ten, (), ())), "LOC-EU")
+    state = at_location(
+        position(hands={0: ["EUR-5C-1"]}, displays=(("EU-16",), (), ()), tableaux=(ten, (), ())), "LOC-EU"
+    )
     after, events = act(state, 0, {"type": "buy", "cards": ["EU-16"], "payment": ["EUR-5C-1"]})
     assert "final_round" in types(events) and after.final and after.phase == "play"
     assert after.active == 1  # the others still play their turns
@@ -161,17 +204,21 @@ def test_R95_trigger_at_ten_placements_and_R96_final_round_played_out() -> None:
 
 def test_R130_quick_mode_triggers_at_eight() -> None:
     seven = tuple(f"JP-{n:02d}" for n in range(1, 8))
-    state = at_location(position(hands={0: ["EUR-5C-1"]}, displays=(("EU-16",), (), ()), tableaux=(seven, (), ()), quick=True), "LOC-EU")
-    after, events = act(state, 0, {"type": "buy", "cards": ["EU-16"], "payment": ["EUR-5C-1"]})
+    state = at_location(
+        position(hands={0: ["EUR-5C-1"]}, displays=(("EU-16",), (), ()), tableaux=(seven, (), ()), quick=True), "LOC-EU"
+    )
+    after, _ = act(state, 0, {"type": "buy", "cards": ["EU-16"], "payment": ["EUR-5C-1"]})
     assert after.final
     normal = replace(state, quick=False)
-    after, events = act(normal, 0, {"type": "buy", "cards": ["EU-16"], "payment": ["EUR-5C-1"]})
+    after, _events = act(normal, 0, {"type": "buy", "cards": ["EU-16"], "payment": ["EUR-5C-1"]})
     assert not after.final
 
 
 def test_R96_trigger_on_the_last_turn_ends_the_game() -> None:
     ten = tuple(f"JP-{n:02d}" for n in range(1, 10))
-    state = at_location(position(hands={2: ["EUR-5C-1"]}, displays=(("EU-16",), (), ()), tableaux=((), (), ten)), "LOC-EU", turn=2)
+    state = at_location(
+        position(hands={2: ["EUR-5C-1"]}, displays=(("EU-16",), (), ()), tableaux=((), (), ten)), "LOC-EU", turn=2
+    )
     after, _ = act(state, 2, {"type": "buy", "cards": ["EU-16"], "payment": ["EUR-5C-1"]})
     after, _ = act(after, 2, {"type": "end_location_action"}) if after.phase != "over" else (after, [])
     assert after.phase == "over"
