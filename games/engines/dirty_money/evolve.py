@@ -147,7 +147,7 @@ def _row_dealt(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
 
 def _round_started(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
     s = _turn_reset(s)
-    return replace(s, phase=PLAY, round=d["round"], order=tuple(d["order"]), turn=0)
+    return replace(s, phase=PLAY, round=d["round"], order=tuple(d["order"]), turn=0, round_gains=0)
 
 
 def _location_chosen(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
@@ -267,6 +267,7 @@ def _gained(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
         queued="" if s.queued == card else s.queued,
         gallery_left=int(d.get("galleries", 0)),
         after_gain=True,
+        round_gains=s.round_gains + 1,
     )
     return s
 
@@ -392,6 +393,7 @@ HANDLERS: dict[str, Callable[[State, dict[str, Any], dict[str, Any]], State]] = 
     "launder_discarded": _launder_discarded,
     "turn_ended": _turn_ended,
     "round_ended": _nothing,
+    "game_stalled": _nothing,
     "game_scored": _game_scored,
     "resigned": _resigned,
     "timed_out": _nothing,

@@ -281,6 +281,7 @@ RENDER: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Lines]] = {
     "launder_nothing": _simple(_("The Launderer finds no card to draw."), "seat"),
     "launder_discarded": _simple(_("%(seat)s discards %(card)s."), "seat", "card"),
     "game_scored": _scored,
+    "game_stalled": _simple(_("Nothing can move any more: the game ends after round %(round)s."), "round"),
     "resigned": _simple(_("%(seat)s resigns."), "seat"),
     "timed_out": _simple(_("Time is up for %(seat)s: the default is played."), "seat"),
 }

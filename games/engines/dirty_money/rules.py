@@ -204,6 +204,14 @@ def default_ins2_target(state: State, seat: int) -> int:
     return best
 
 
+def stalled(state: State) -> bool:
+    """The spec is silent on a game that can no longer move (everything spent on blacklists and
+    tokens, nobody able to buy): a round in which nobody gained a placement, ending with the money
+    deck, the discard pile and every row empty, ends the game and it is scored. Players would
+    expect a game that cannot progress to end; it guarantees that every game terminates."""
+    return state.round_gains == 0 and not state.deck and not state.discard and not any(state.rows)
+
+
 def shuffle_order(rng: random.Random, size: int) -> list[int]:
     """R-141: Fisher-Yates over the canonical (sorted by id) order, as a permutation of positions."""
     order = list(range(size))
@@ -396,6 +404,10 @@ class _Run:
         if s.turn < len(s.order):
             return
         if s.final:  # R-96: no refill after the final round
+            self.score()
+            return
+        if stalled(s):
+            self.emit("game_stalled", {"round": s.round})
             self.score()
             return
         self.round_end()

@@ -71,6 +71,7 @@ class State:
     banana_done: bool = False  # R-52 carried out this turn
     drawn: str = ""  # the Launderer's drawn card (secret of the active player)
     since: float = 0.0  # when the current decision started
+    round_gains: int = 0  # placements gained this round (for the stalled-game end, see rules.stalled)
     # the end
     result: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())  # scores, ranks, winners
 

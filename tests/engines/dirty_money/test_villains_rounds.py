@@ -222,3 +222,65 @@ def test_R96_trigger_on_the_last_turn_ends_the_game() -> None:
     after, _ = act(state, 2, {"type": "buy", "cards": ["EU-16"], "payment": ["EUR-5C-1"]})
     after, _ = act(after, 2, {"type": "end_location_action"}) if after.phase != "over" else (after, [])
     assert after.phase == "over"
+
+
+def test_stalled_game_ends_after_a_round_without_purchases_or_money() -> None:
+    """Not in the spec: a game that can no longer move is scored (see rules.stalled)."""
+    rows = {"LOC-EU": [], "LOC-US": [], "LOC-JP": [], "LOC-BR": []}
+    state = replace(position(rows=rows), turn=2, step="location", location="LOC-EU", deck=(), discard=())
+    done, events = act(state, 2, {"type": "end_location_action"})
+    assert "game_stalled" in types(events) and done.phase == "over"
+    moving = replace(state, round_gains=1)
+    after, _ = act(moving, 2, {"type": "end_location_action"})
+    assert after.phase == "play" and after.round == 2
+
+
+def test_T1_to_T6_a_whole_turn_in_order() -> None:
+    state = position(
+        villains=LAUNDERER_FIRST,
+        hands={0: ["EUR-4C-1"]},
+        rows={"LOC-EU": ["ACT-BRIBE-1", "EUR-1C-1"]},
+        displays=(("EU-01",), (), ()),
+        deck=("USD-2C-1",),
+    )
+    state, events = act(state, 0, {"type": "choose_location", "location": "LOC-EU"})  # T-1, T-2
+    assert types(events)[:1] == ["location_chosen"] and state.step == "actions"
+    state, _ = act(state, 0, {"type": "resolve_action", "card": "ACT-BRIBE-1"})  # T-3
+    assert state.step == "location"
+    state, _ = act(state, 0, {"type": "buy", "cards": ["EU-01"], "payment": ["EUR-4C-1"]})  # T-4
+    assert state.step == "launder"  # nothing more to buy: T-5
+    state, events = act(state, 0, {"type": "launder", "use": False})
+    assert types(events)[-1] == "turn_ended" and state.active == 1  # T-6
+
+
+def test_R1_left_neighbour_is_the_next_seat() -> None:
+    from games.engines.dirty_money.rules import left_of, right_of
+
+    state = position(players=4)
+    assert [left_of(state, s) for s in range(4)] == [1, 2, 3, 0]
+    assert [right_of(state, s) for s in range(4)] == [3, 0, 1, 2]
+
+
+def test_R3_R4_value_and_dirty_marks() -> None:
+    from games.engines.dirty_money.cards import is_dirty, value_to
+
+    assert value_to("EUR-7D-1", "V2-RAT") == 7 and value_to("CRY-3C-1", "V2-RAT") == 3
+    assert value_to("CRY-3D-2", "V3-FOX") == 5
+    assert is_dirty("CRY-3D-2") and not is_dirty("CRY-3C-2") and not is_dirty("ACT-AUD2-1")
+
+
+def test_R23_launderer_holds_one_card_too_many_for_a_moment() -> None:
+    hand = [f"EUR-3C-{n}" for n in range(1, 6)] + ["EUR-2C-1", "EUR-2C-2"]
+    state = replace(
+        position(villains=LAUNDERER_FIRST, hands={0: hand}), step="launder", location="LOC-EU", deck=("USD-1C-1",)
+    )
+    after, events = act(state, 0, {"type": "launder", "use": True})
+    assert len(after.hands[0]) == 8 and "checkpoint" not in types(events)
+    after, events = act(after, 0, {"type": "launder_discard", "card": "USD-1C-1"})
+    assert "checkpoint" not in types(events) and len(after.hands[0]) == 7
+
+
+def test_R90_R10_next_round_starts_with_the_marker_holder() -> None:
+    state = replace(position(), turn=2, step="location", location="LOC-EU", marker=1)
+    after, events = act(state, 2, {"type": "end_location_action"})
+    assert "round_ended" in types(events) and after.order == (1, 2, 0) and after.round == 2
