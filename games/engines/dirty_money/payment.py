@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from ..base import gettext_noop as _
 from .cards import CRYPTO, CURRENCY_OF, EXCHANGE, PLACEMENTS, is_action, value_to
 
@@ -91,17 +89,18 @@ def payments(
             seen.add(key)
             out.append(key)
 
-    for size in range(1, len(ok) + 1):
-        if size > due:  # every card counts at least 1: more cards than due means a surplus one
-            break
-        for combo in combinations(ok, size):
-            consider(combo, None)
+    def extend(cards: list[str], start: int, chosen: tuple[str, ...], total: int, special: str | None) -> None:
+        # A set whose total already reaches ``due`` cannot grow: the added card would be surplus.
+        if total >= due:
+            consider(chosen, special)
+            return
+        for i in range(start, len(cards)):
+            extend(cards, i + 1, (*chosen, cards[i]), total + value_to(cards[i], villain), special)
+
+    extend(ok, 0, (), 0, None)
     if shark:
         for special in money:
-            rest = [c for c in ok if c != special]
-            for size in range(0, min(len(rest), due) + 1):
-                for combo in combinations(rest, size):
-                    consider((special, *combo), special)
+            extend([c for c in ok if c != special], 0, (special,), 2, special)
     return out
 
 

@@ -1039,9 +1039,12 @@ def legal_purchase(state: State, seat: int, worth: Any) -> Action | None:
     villain = state.villains[seat]
     shark = villain == SHARK and not state.shark_used
     best: tuple[float, Action] | None = None
+    cache: dict[tuple[str, int], tuple[tuple[str, ...], str | None] | None] = {}
     for cards, due in purchase_options(state, seat):
         region = PLACEMENTS[cards[0]].region
-        pay = cheapest_payment(state.hands[seat], villain, region, due, shark)
+        if (region, due) not in cache:
+            cache[region, due] = cheapest_payment(state.hands[seat], villain, region, due, shark)
+        pay = cache[region, due]
         if pay is None:
             continue
         cards_paid, special = pay

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engines.base import SYSTEM, IllegalAction
 from games.engines.dirty_money import RULES
+from games.engines.dirty_money.cards import CURRENCY_CARDS
 from games.engines.dirty_money.payment import payment_error, payments
 
 from .helpers import NOW, act, at_location, of_type, position, types
@@ -246,3 +250,21 @@ def test_R70_two_law_firms_two_tokens() -> None:
     )
     after, _ = act(state, 0, {"type": "resolve_action", "card": "ACT-INS2-1", "target": 1})
     assert len(after.tokens[0]) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hand=st.lists(st.sampled_from(CURRENCY_CARDS), min_size=0, max_size=9, unique=True),
+    due=st.integers(0, 16),
+    villain=st.sampled_from(["V2-RAT", "V3-FOX", "V5-SHARK"]),
+)
+def test_R61_R63_R89_listed_payments_are_exactly_the_legal_ones(hand: list[str], due: int, villain: str) -> None:
+    shark = villain == "V5-SHARK"
+    listed = set(payments(tuple(hand), villain, "EU", due, shark))
+    brute = set()
+    for size in range(len(hand) + 1):
+        for combo in combinations(sorted(hand), size):
+            for special in [None, *combo] if shark else [None]:
+                if payment_error(tuple(hand), villain, "EU", due, list(combo), special) is None:
+                    brute.add((combo, special))
+    assert listed == brute
