@@ -152,3 +152,24 @@ def test_options_and_terms() -> None:
     assert {o.name for o in RULES.options} == {"quick", "choice", "pace"}
     for card in ("EU-01", "ACT-INSLR-1", "EUR-5D-1", "V4-BEAR", "LOC-AH"):
         assert card in RULES.terms
+
+
+def test_10_1_every_listed_action_is_canonical_and_accepted() -> None:
+    import random
+
+    from games.engines.base import DecideContext
+
+    rng = random.Random(4)
+    state = RULES.initial(4, {"choice": True})
+    for _step in range(400):
+        actors = RULES.actors(state)
+        if not actors:
+            break
+        seat = SYSTEM if SYSTEM in actors else min(actors)
+        legal = RULES.legal_actions(state, seat)
+        for action in legal[:50]:
+            assert RULES.parse_action(json.loads(json.dumps(action))) == action
+            RULES.decide(state, seat, action, DecideContext(random.Random(1), 1e6))  # accepted
+        events = RULES.decide(state, seat, rng.choice(legal), DecideContext(rng, 1e6))
+        for event in events:
+            state = RULES.evolve(state, event)
