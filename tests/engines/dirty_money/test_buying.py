@@ -41,7 +41,7 @@ def test_R50_location_default_buys_nothing() -> None:
     assert after.tableaux[0] == () and after.active == 1
 
 
-def test_R51_R65_buy_one_then_a_second_separately() -> None:
+def test_R51_R56_R65_R8_buy_one_then_a_second_separately() -> None:
     state = eu(["EUR-5C-1", "EUR-4C-1", "EUR-3C-1", "EUR-1C-1"])
     after, _events = act(state, 0, buy(["EU-16"], ["EUR-4C-1", "EUR-1C-1"]))
     assert after.tableaux[0] == ("EU-16",) and after.discard[-2:] == ("EUR-4C-1", "EUR-1C-1")  # listed order
@@ -268,3 +268,37 @@ def test_R61_R63_R89_listed_payments_are_exactly_the_legal_ones(hand: list[str],
                 if payment_error(tuple(hand), villain, "EU", due, list(combo), special) is None:
                     brute.add((combo, special))
     assert listed == brute
+
+
+def test_R2_region_currency_only() -> None:
+    state = at_location(
+        position(hands={0: ["YEN-5C-1", "USD-5C-1"]}, displays=(("EU-16",), ("US-16",), ("JP-16",))), "LOC-US"
+    )
+    assert {tuple(a["payment"]) for a in RULES.legal_actions(state, 0) if a["type"] == "buy"} == {("USD-5C-1",)}
+
+
+def test_R72_R83_art_and_real_estate_have_no_effect_in_play() -> None:
+    state = replace(
+        at_location(position(hands={0: ["EUR-4C-1", "EUR-5C-1"]}, displays=(("EU-01", "EU-16"), (), ())), "LOC-EU"),
+        tableaux=(("EU-02", "EU-17"), (), ()),
+        villains=("V3-FOX", "V2-RAT", "V1-LAUNDERER"),
+    )
+    after, events = act(state, 0, buy(["EU-01"], ["EUR-4C-1"]))
+    after, more = act(after, 0, buy(["EU-16"], ["EUR-5C-1"]))
+    assert not [e for e in events + more if e.type in ("token_placed", "gallery_drew")]
+    assert after.gallery_left == 0 and after.tokens[0] == ()
+
+
+def test_R31_gallery_drawn_action_is_resolved_by_the_galleries_owner() -> None:
+    state = replace(
+        at_location(position(hands={0: ["EUR-4C-1"], 1: ["USD-9D-1"]}, displays=(("EU-01",), (), ())), "LOC-EU"),
+        tableaux=(("EU-06",), (), ()),
+        deck=("ACT-INS2-1",),
+    )
+    after, _ = act(state, 0, buy(["EU-01"], ["EUR-4C-1"]))
+    after, _ = act(after, 0, {"type": "gallery_draw", "draw": True})
+    assert RULES.actors(after) == frozenset({0})
+    with pytest.raises(IllegalAction):
+        act(after, 1, {"type": "resolve_action", "card": "ACT-INS2-1", "target": 0})
+    after, events = act(after, 0, {"type": "resolve_action", "card": "ACT-INS2-1", "target": 1})
+    assert of_type(events, "inspected")[0].data["seat"] == 0

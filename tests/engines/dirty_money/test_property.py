@@ -109,7 +109,7 @@ def finish_checks(initial: State, state: State, log: list[Event]) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=["plain", "quick", "choice", "quick+choice"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_games_keep_the_invariants(players: int, variant: dict[str, Any]) -> None:
+def test_R5_R132_random_games_keep_the_invariants(players: int, variant: dict[str, Any]) -> None:
     for n in range(PLAYOUTS):
         initial, state, log = playout(players, variant, seed=1000 * n + players, check=invariants)
         finish_checks(initial, state, log)

@@ -48,7 +48,7 @@ def test_R117_R79_digital_banks_score_the_hand_once_per_bank() -> None:
     assert components(state, 0)["bank"] == 6
 
 
-def test_R118_tokens() -> None:
+def test_R118_R77_R78_tokens() -> None:
     tokens = ((("EU-09", "EUR-1C-1"), ("EU-10", "*"), ("EU-14", "EUR-2C-1"), ("RAT", "*")), (), ())
     state = position(tableaux=(("EU-09", "EU-10", "EU-14"), (), ()), tokens=tokens)
     assert components(state, 0)["tokens"] == 1 + 2 + 2 + 1

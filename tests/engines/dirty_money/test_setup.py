@@ -65,7 +65,7 @@ def test_S3_R131_displays_dealt_from_deck_tops(choice: bool) -> None:
         assert after.pdecks[r][:2] == tuple(deck[size + 1 : size + 3]) or after.stock
 
 
-def test_S4_S5_villains_dealt_and_lowest_number_starts() -> None:
+def test_S4_S5_R11_villains_dealt_and_lowest_number_starts() -> None:
     for seed in range(10):
         state = started(3, seed)
         assert len(set(state.villains)) == 3 and set(state.villains) <= set(VILLAINS)
@@ -159,3 +159,11 @@ def test_R142_shuffles_are_secret_and_recorded() -> None:
         if "shuffled" in e.type or e.type == "villains_dealt":
             assert e.visible_to == () and e.secret is not None and "order" in e.secret
             assert "order" not in e.for_seat(0).get("secret", {})
+
+
+def test_R140_all_randomness_comes_from_the_match_rng() -> None:
+    random.seed(1)
+    a = act(RULES.initial(5, {}), SYSTEM, {"type": "start"}, seed=21)[1]
+    random.seed(2)  # the global RNG plays no part
+    b = act(RULES.initial(5, {}), SYSTEM, {"type": "start"}, seed=21)[1]
+    assert [e.to_json() for e in a] == [e.to_json() for e in b]
