@@ -664,6 +664,8 @@ class DirtyMoneyRules(GenericRules[State]):
             if state.resigned[who]:
                 raise IllegalAction(_("That player has already resigned."))
             run.emit("resigned", {"seat": who})
+            if all(run.state.resigned):  # nobody is left to play (spec silent): score the game now
+                run.score()
         elif t == "timeout":
             self._timeout(run, action)
         else:

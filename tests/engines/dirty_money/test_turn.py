@@ -135,3 +135,11 @@ def test_10_3_resigned_player_is_due_at_once() -> None:
     assert RULES.deadlines(after)[0].due == 0
     assert SYSTEM in RULES.actors(after)
     assert RULES.legal_actions(after, SYSTEM) == [{"type": "timeout", "seat": 0}]
+
+
+def test_resigning_everyone_ends_the_game() -> None:
+    state = position()
+    for seat in range(3):
+        assert state.phase == "play"
+        state, _ = act(state, SYSTEM, {"type": "resign", "seat": seat})
+    assert state.phase == "over" and RULES.outcome(state) is not None and RULES.actors(state) == frozenset()
