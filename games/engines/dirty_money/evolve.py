@@ -248,7 +248,7 @@ def _bought(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
     return replace(
         s,
         hands=_set(s.hands, seat, _without(s.hands[seat], payment)),
-        discard=s.discard + payment,
+        discard=s.discard + payment,  # in the listed order, the last on top
         shark_used=s.shark_used or bool(d.get("shark_card")),
         bought=s.bought + len(cards),
         queued=cards[1] if len(cards) > 1 else "",

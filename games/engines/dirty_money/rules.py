@@ -300,6 +300,7 @@ class _Run:
     # -- setup -----------------------------------------------------------------------------------------------
 
     def start(self) -> None:
+        """S-1 to S-10. R-140 / R-143: the match RNG only, used in the order S-2, S-4, S-7, S-8."""
         s = self.state
         locations = locations_for(s.players)
         self.emit(
@@ -317,7 +318,7 @@ class _Run:
                 self.emit("display_dealt", {"region": region, "card": self.state.pdecks[r][0], "auction": True})
         order = shuffle_order(self.rng, len(VILLAINS))  # S-4
         dealt = [VILLAINS[i] for i in order[: s.players]]
-        first = min(range(s.players), key=lambda seat: dealt[seat])  # S-5: lowest number (ids sort by it)
+        first = min(range(s.players), key=lambda seat: dealt[seat])  # S-5 / R-11: lowest number (ids sort by it)
         self.emit(
             "villains_dealt",
             {
@@ -355,7 +356,7 @@ class _Run:
         for loc in self.state.locations:  # S-9
             for _i in range(2):
                 self.emit("row_dealt", {"location": loc, "card": self.state.deck[0]})
-        self.start_round(1)
+        self.start_round(1)  # S-10
 
     def start_round(self, number: int) -> None:
         """R-10: the order is fixed at the start of the round, from the marker's holder."""
@@ -528,6 +529,8 @@ class _Run:
     # -- purchases ----------------------------------------------------------------------------------------------
 
     def gain(self, card: str) -> None:
+        # R-31: a Gallery-drawn action card is resolved by the Gallery's owner, the active player.
+        # R-72 / R-83: Art and Real Estate do nothing here. R-56: the bought slot stays empty.
         """R-67: into the tableau, then Casino tokens, then Gallery draws (R-71: never for itself)."""
         s = self.state
         seat = s.active
@@ -582,7 +585,7 @@ class DirtyMoneyRules(GenericRules[State]):
     max_players = 5
     options: tuple[Option, ...] = (
         Option("quick", _("Quick Mode: the end comes at 8 placements"), "bool", False),
-        Option("choice", _("Choice Mode: 3 face-up placements per region"), "bool", False),
+        Option("choice", _("Choice Mode: 3 face-up placements per region"), "bool", False),  # R-131, R-132: combinable
         Option(
             "pace",
             _("Pace"),
@@ -719,7 +722,8 @@ class DirtyMoneyRules(GenericRules[State]):
             raise IllegalAction(_("That location is not in play."))
         if loc not in choosable_locations(s):  # R-13
             raise IllegalAction(_("That location has no money waiting: choose another one."))
-        run.emit("location_chosen", {"seat": seat, "location": loc, "cards": list(s.row(loc))})  # R-15
+        # T-2 / R-15; R-16: the row is now empty until the round end
+        run.emit("location_chosen", {"seat": seat, "location": loc, "cards": list(s.row(loc))})
         run.checkpoint("a")  # R-21 a / R-24
 
     def _do_blacklist_cards(self, run: _Run, seat: int, action: Action) -> None:
@@ -776,7 +780,7 @@ class DirtyMoneyRules(GenericRules[State]):
             raise IllegalAction(_("There is nothing more to buy here."))
         if any(c not in offer for c in cards):
             raise IllegalAction(_("That placement cannot be bought here."))
-        if s.bought + len(cards) > max_purchases(s):  # R-68
+        if s.bought + len(cards) > max_purchases(s):  # R-68; R-55: only the active player buys
             raise IllegalAction(_("You cannot buy that many placements here."))
         region = PLACEMENTS[cards[0]].region
         if any(PLACEMENTS[c].region != region for c in cards):
@@ -790,7 +794,7 @@ class DirtyMoneyRules(GenericRules[State]):
         error = payment_error(s.hands[seat], villain, region, due, payment, shark_card)
         if error:
             raise IllegalAction(error)
-        total = sum((2 if c == shark_card else value_to(c, villain)) for c in payment)
+        total = sum((2 if c == shark_card else value_to(c, villain)) for c in payment)  # R-62 checked; R-64: no change
         run.emit(
             "bought",
             {
@@ -856,6 +860,7 @@ class DirtyMoneyRules(GenericRules[State]):
             if is_action(card):
                 run.emit("launder_skipped_action", {"seat": seat, "card": card})
                 continue
+            # R-23: the hand may now be one over its limit until the discard (no checkpoint between)
             run.emit("launder_drew", {"seat": seat}, {"card": card}, (seat,))
             return
 

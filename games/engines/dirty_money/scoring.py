@@ -21,7 +21,7 @@ from .cards import (
 from .state import State
 
 ART_TABLE = (0, 2, 5, 9, 14)
-TOKEN_POINTS = {CASINO: 1, ACCOUNTING: 2, LAW: 2}
+TOKEN_POINTS = {CASINO: 1, ACCOUNTING: 2, LAW: 2}
 
 
 def art_points(n: int) -> int:
@@ -41,6 +41,7 @@ def components(state: State, seat: int) -> dict[str, Any]:
     tableau = state.tableaux[seat]
     types = [PLACEMENTS[p].type for p in tableau]
     per_region = {r: sum(1 for p in tableau if PLACEMENTS[p].region == r) for r in REGIONS}
+    # every copy counts
     restaurant = sum(per_region[PLACEMENTS[p].region] for p in tableau if PLACEMENTS[p].type == RESTAURANT)
     remittance = 3 * min(per_region.values()) * types.count(REMITTANCE)
     bank = len(state.hands[seat]) * types.count(BANK)
