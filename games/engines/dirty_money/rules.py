@@ -594,7 +594,7 @@ class DirtyMoneyRules(GenericRules[State]):
             (("live", _("Live (seconds per decision)")), ("correspondence", _("Correspondence (hours per decision)"))),
         ),
     )
-    terms = TERMS
+    terms: Mapping[str, str] = TERMS
     blind_actions: frozenset[str] = frozenset()
 
     # -- setup ---------------------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_10_1_parse_accepts_form_strings() -> None:
 
 def test_decide_refuses_without_change() -> None:
     state = position()
-    for seat, payload in [
+    cases: list[tuple[int, dict[str, Any]]] = [
         (1, {"type": "choose_location", "location": "LOC-EU"}),
         (SYSTEM, {"type": "choose_location", "location": "LOC-EU"}),
         (0, {"type": "start"}),
@@ -87,7 +87,8 @@ def test_decide_refuses_without_change() -> None:
         (SYSTEM, {"type": "timeout", "seat": 0}),  # too early
         (SYSTEM, {"type": "timeout", "seat": 2}),  # nothing waits for seat 2
         (SYSTEM, {"type": "resign", "seat": 7}),
-    ]:
+    ]
+    for seat, payload in cases:
         with pytest.raises(IllegalAction):
             act(state, seat, payload)
 
@@ -110,7 +111,7 @@ def test_8_2_views_carry_other_hands_only_as_sizes() -> None:
 
 
 def test_8_2_blacklists_and_tokens_are_counts_only() -> None:
-    rows = {"LOC-EU": [], "LOC-US": [], "LOC-JP": [], "LOC-BR": []}
+    rows: dict[str, list[str]] = {"LOC-EU": [], "LOC-US": [], "LOC-JP": [], "LOC-BR": []}
     state = position(
         hands={0: [], 1: [], 2: []},
         rows=rows,

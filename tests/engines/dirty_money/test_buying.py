@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,17 +14,18 @@ from games.engines.base import SYSTEM, IllegalAction
 from games.engines.dirty_money import RULES
 from games.engines.dirty_money.cards import CURRENCY_CARDS
 from games.engines.dirty_money.payment import payment_error, payments
+from games.engines.dirty_money.state import State
 
 from .helpers import NOW, act, at_location, of_type, position, types
 
 DISPLAYS = (("EU-16", "EU-01"), ("US-16", "US-07"), ("JP-16", "JP-20"))
 
 
-def eu(hand: list[str], **fields: object) -> object:
+def eu(hand: list[str], **fields: Any) -> State:
     return at_location(position(hands={0: hand}, displays=DISPLAYS, **fields), "LOC-EU")
 
 
-def buy(cards: list[str], payment: list[str], **extra: object) -> dict[str, object]:
+def buy(cards: list[str], payment: list[str], **extra: Any) -> dict[str, Any]:
     return {"type": "buy", "cards": cards, "payment": payment, **extra}
 
 

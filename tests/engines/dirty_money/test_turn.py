@@ -11,7 +11,7 @@ from games.engines.dirty_money import RULES
 
 from .helpers import NOW, act, at_location, of_type, position, types
 
-EMPTY_ROWS = {"LOC-EU": [], "LOC-US": [], "LOC-JP": [], "LOC-BR": []}
+EMPTY_ROWS: dict[str, list[str]] = {"LOC-EU": [], "LOC-US": [], "LOC-JP": [], "LOC-BR": []}
 
 
 def test_R13_empty_row_cannot_be_chosen_but_an_action_only_row_can() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from games.engines.base import SYSTEM, IllegalAction
 from games.engines.dirty_money import RULES
+from games.engines.dirty_money.state import State
 
 from .helpers import NOW, act, at_location, of_type, position, types
 
@@ -133,7 +134,7 @@ def test_R89_shark_card_counts_two_in_the_surplus_check() -> None:
     assert after.tableaux[0] == ("EU-01",)
 
 
-def round_end_state() -> object:
+def round_end_state() -> State:
     state = position(
         rows={
             "LOC-EU": ["EUR-1C-1"],
@@ -154,7 +155,7 @@ def round_end_state() -> object:
 
 def test_E1_E2_E3_R91_row_refills() -> None:
     state = round_end_state()
-    state = replace(state, step="location", displays=((), (), ()))  # type: ignore[arg-type]
+    state = replace(state, step="location", displays=((), (), ()))
     after, _events = act(state, 2, {"type": "end_location_action"})
     assert after.row("LOC-EU") == ("EUR-1C-1", "CRY-3D-1")  # E-2: one card
     assert after.row("LOC-JP") == ("YEN-1C-1", "YEN-2C-1", "YEN-3C-1", "YEN-4C-1")  # R-91: capped at 4
@@ -226,7 +227,7 @@ def test_R96_trigger_on_the_last_turn_ends_the_game() -> None:
 
 def test_stalled_game_ends_after_a_round_without_purchases_or_money() -> None:
     """Not in the spec: a game that can no longer move is scored (see rules.stalled)."""
-    rows = {"LOC-EU": [], "LOC-US": [], "LOC-JP": [], "LOC-BR": []}
+    rows: dict[str, list[str]] = {"LOC-EU": [], "LOC-US": [], "LOC-JP": [], "LOC-BR": []}
     state = replace(position(rows=rows), turn=2, step="location", location="LOC-EU", deck=(), discard=())
     done, events = act(state, 2, {"type": "end_location_action"})
     assert "game_stalled" in types(events) and done.phase == "over"
