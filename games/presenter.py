@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from . import boards
 from .engines.base import SYSTEM, Event
 from .models import ChatMessage, Match, MatchEvent, Seat
 from .store import load_state, rules_for
@@ -250,6 +251,16 @@ def match_context(
             can_chat=can_chat(match, rules, state, seat),
             standings=standings(match, names),
         )
+        board = boards.context_for(
+            match.game,
+            view=context["view"],
+            seat=seat,
+            legal=context["legal"],
+            names=names,
+            finished=match.status == Match.Status.FINISHED,
+        )
+        if board is not None:
+            context["board"] = board
     else:
         context.update(
             view=None,
