@@ -1,22 +1,21 @@
 #!/usr/bin/env python
-"""Server CPU per move, in one process: the HTMX POST through the whole Django stack, and the
-WebSocket pushes it causes, without sockets or a second process.
+"""Server CPU per move, in one process: the move as it reaches the server, and the pushes it causes.
 
-4-seat heist matches are played by their bots (the move is chosen before the clock starts). Per
-accepted move it times:
+Matches are played by their bots (the move is chosen before the clock starts). Per accepted move it
+times the server's CPU (the process's CPU time, every thread) for:
 
-* ``POST``: ``django.test.Client`` posting ``/m/<id>/action/`` as the seat's user (sessions,
-  middleware, the write path, the HTMX answer and anything the write path does after commit);
-* ``push``: the work a consumer does when that move's message reaches it, for every seat's socket
-  (what one move costs the servers in total is ``POST + push``).
+* ``--transport socket`` (the default, what a browser does): the mover's consumer receives the move
+  over its socket (``{"type": "act"}``) and answers it, through the one write path; then every seat's
+  consumer handles what the channel layer brings it (the changed fragments, or JSON events) and sends
+  its client the bytes it would put on the wire;
+* ``--transport post`` (the fallback): the HTMX POST through Django's whole request stack instead.
 
-It also splits the POST's CPU time by stage (each stage's own time, nested stages taken out), to
-show where a move's cost lies: Django's request handling around the view, the write path's
-transaction, the publishing around the rendering, and the rendering of every seat's partials.
+``--live`` marks the game live (``rules.live``): its pushes are JSON events, nothing rendered.
+It splits the CPU time by stage (each stage's own time, nested stages taken out), and prints the
+bytes each opponent's socket is sent per move. ``--profile`` prints cProfile's top functions.
 
-``--profile`` prints the functions that cost most (cProfile) instead of timing.
-
-    .venv/bin/python bench/move_cost.py [--moves 600] [--db sqlite|pg] [--profile]
+    .venv/bin/python bench/move_cost.py [--game heist|bridge_race] [--seats 4] [--transport socket|post]
+                                        [--live] [--moves 600] [--db sqlite|pg] [--profile]
 """
 
 from __future__ import annotations
@@ -38,13 +37,12 @@ from _common import TempDatabase, django_setup, pct, start_match, table
 
 
 class Table:
-    """One match, its four users' logged-in clients and a fake socket per seat."""
+    """One match, its users' logged-in clients and a fake socket per seat."""
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, index: int, game: str, seats: int) -> None:
         from django.test import Client
 
-
-        match, self.users = start_match("heist", 4, f"mc{index}_")
+        match, self.users = start_match(game, seats, f"mc{index}_")
         self.match_id = match.pk
         self.clients: dict[int, Any] = {}
         for seat in match.seats.all():
@@ -102,6 +100,19 @@ class FakeSocket:
 
         self.consumer.send_json = send_json  # type: ignore[method-assign, assignment]  # a bound replacement
 
+        async def base_send(message: Any) -> None:
+            self.sent.append(json.loads(message["text"]))
+            self.wire.append(len(message["text"].encode()))
+
+        self.wire: list[int] = []
+        self.consumer.base_send = base_send  # what daphne would put on the wire
+
+    def connect(self, loop: asyncio.AbstractEventLoop) -> None:
+        """What the consumer does when its client connects: a full board, and its seat's group."""
+        loop.run_until_complete(self.consumer.push(only_if_newer=True))
+        self.sent.clear()
+        self.wire.clear()
+
 
 def client_user(client: Any) -> Any:
     from django.contrib.auth import get_user_model
@@ -111,15 +122,17 @@ def client_user(client: Any) -> Any:
 
 
 def play(
-    tables: list[Table], moves: int, rng: random.Random, messages: list[tuple[str, dict[str, Any]]]
+    tables: list[Table],
+    moves: int,
+    rng: random.Random,
+    messages: list[tuple[str, dict[str, Any]]],
+    transport: str,
+    loop: asyncio.AbstractEventLoop,
 ) -> dict[str, list[float]]:
-    from games.models import Match
-
-    out: dict[str, list[float]] = {"post": [], "cpu": [], "push": [], "bytes": []}
-    loop = asyncio.new_event_loop()
+    out: dict[str, list[float]] = {"cpu": [], "wall": [], "bytes": []}
     done = 0
     while done < moves:
-        live = [t for t in tables if (move := t.next_move(rng)) is not None]
+        live = [t for t in tables if t.next_move(rng) is not None]
         if not live:
             break
         for table_ in live:
@@ -130,29 +143,37 @@ def play(
             messages.clear()
             c0 = time.process_time()
             t0 = time.perf_counter()
-            status = post(
-                table_.clients[seat],
-                f"/m/{table_.match_id}/action/",
-                {"action": json.dumps(action), "version": str(version), "key": uuid.uuid4().hex},
-            )
+            if transport == "post":
+                status = post(
+                    table_.clients[seat],
+                    f"/m/{table_.match_id}/action/",
+                    {"action": json.dumps(action), "version": str(version), "key": uuid.uuid4().hex},
+                )
+            else:
+                status = act(loop, table_.sockets[seat], action, version)
+            if status == 200:
+                for socket in table_.sockets.values():
+                    deliver(loop, socket, messages)
             t1 = time.perf_counter()
             c1 = time.process_time()
-            if status != 200:
-                continue
-            revision = Match.objects.values_list("revision", flat=True).get(pk=table_.match_id)
-            t2 = time.perf_counter()
-            for socket in table_.sockets.values():
-                deliver(loop, socket, messages, revision)
-            t3 = time.perf_counter()
-            out["post"].append(t1 - t0)
-            out["push"].append(t3 - t2)
-            out["cpu"].append(c1 - c0)
-            out["bytes"].append(sum(len(json.dumps(p)) for s in table_.sockets.values() for p in s.sent))
+            opponents = [s for number, s in table_.sockets.items() if number != seat]
+            if status == 200:
+                out["cpu"].append(c1 - c0)
+                out["wall"].append(t1 - t0)
+                out["bytes"].append(sum(sum(s.wire) for s in opponents) / len(opponents))
+                done += 1
             for socket in table_.sockets.values():
                 socket.sent.clear()
-            done += 1
-    loop.close()
+                socket.wire.clear()
     return out
+
+
+def act(loop: asyncio.AbstractEventLoop, socket: FakeSocket, action: dict[str, Any], version: int) -> int:
+    """The move sent up the mover's socket; returns the answer's status."""
+    message = {"type": "act", "action": json.dumps(action), "fields": {}, "version": version, "key": uuid.uuid4().hex}
+    loop.run_until_complete(socket.consumer.receive_json(message))
+    answer = next(m for m in reversed(socket.sent) if m.get("type") == "answer")
+    return int(answer["status"])
 
 
 _handler: Any = None
@@ -170,25 +191,22 @@ def post(client: Any, path: str, data: dict[str, str]) -> int:
         _handler = WSGIHandler()
     token = _get_new_csrf_string()
     cookies = f"sessionid={client.cookies['sessionid'].value}; csrftoken={token}"
-    environ = RequestFactory().post(path, data, HTTP_HX_REQUEST="true", HTTP_COOKIE=cookies,
-                                    HTTP_X_CSRFTOKEN=token).environ
+    environ = (
+        RequestFactory().post(path, data, HTTP_HX_REQUEST="true", HTTP_COOKIE=cookies, HTTP_X_CSRFTOKEN=token).environ
+    )
     statuses: list[str] = []
     body = _handler(environ, lambda status, headers, exc_info=None: statuses.append(status))
     b"".join(body)
     return int(statuses[0].split()[0])
 
 
-def deliver(
-    loop: asyncio.AbstractEventLoop, socket: FakeSocket, messages: list[tuple[str, dict[str, Any]]], revision: int
-) -> None:
+def deliver(loop: asyncio.AbstractEventLoop, socket: FakeSocket, messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Hand the socket what the channel layer would: the messages sent to its groups."""
     consumer = socket.consumer
-    sent = [m for g, m in messages if g in socket.groups]
-    if not socket.groups:  # not connected yet: it renders for itself and finds its group
-        sent = [{"type": "match.changed", "revision": revision, "chat_version": 0}]
-    for message in sent:
-        handler = getattr(consumer, message["type"].replace(".", "_"))
-        loop.run_until_complete(handler(message))
+    for group, message in list(messages):
+        if group in socket.groups:
+            handler = getattr(consumer, message["type"].replace(".", "_"))
+            loop.run_until_complete(handler(message))
 
 
 class StageClock:
@@ -221,13 +239,17 @@ class StageClock:
 def clock_stages() -> StageClock:
     from django.core.handlers.wsgi import WSGIHandler
 
-    from games import pushes, services
+    from games import consumers, guarded, pushes, services
 
     clock = StageClock()
-    clock.wrap(WSGIHandler, "__call__", "Django request handling, sessions, auth, the view's own queries")
-    clock.wrap(services, "_submit", "write path: lock, load, decide, append events, commit")
+    clock.wrap(WSGIHandler, "__call__", "POST: Django request handling, sessions, auth, the view's queries")
+    clock.wrap(consumers.MatchConsumer, "receive_json", "socket: reading the move, the seat, the answer")
+    clock.wrap(services, "_submit_guarded", "write path, guarded: decide on the cache, one statement")
+    clock.wrap(guarded, "write", "the guarded statement's round trip")
+    clock.wrap(services, "_submit", "write path, ORM: lock, load, decide, append events, commit")
     clock.wrap(pushes, "publish", "publishing: seat rows, log events, chat, channel-layer sends")
-    clock.wrap(pushes, "render_parts", "rendering every connected seat's partials (+ the mover's)")
+    clock.wrap(pushes, "render_seat", "rendering every connected seat's partials (+ the mover's)")
+    clock.wrap(consumers.MatchConsumer, "_deliver", "sockets: choosing the changed fragments, JSON, send")
     return clock
 
 
@@ -245,9 +267,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--game", choices=["heist", "bridge_race"], default="heist")
+    parser.add_argument("--seats", type=int, default=None, help="default: 4 for heist, 5 for bridge_race")
+    parser.add_argument("--transport", choices=["socket", "post"], default="socket")
+    parser.add_argument("--live", action="store_true", help="push JSON events (rules.live), render nothing")
     parser.add_argument("--db", choices=["sqlite", "pg"], default="pg")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
+    seats = args.seats or (4 if args.game == "heist" else 5)
 
     db = TempDatabase(args.db)
     try:
@@ -255,40 +282,53 @@ def main() -> None:
         db.migrate()
         from django.conf import settings
 
+        from games.engines.registry import get_rules
+
         settings.ALLOWED_HOSTS = ["*"]
+        if args.live:
+            get_rules(args.game).live = True  # type: ignore[attr-defined]  # what a live game declares
         messages: list[tuple[str, dict[str, Any]]] = []
         capture_broadcasts(messages)
         rng = random.Random(1)
-        tables = [Table(i) for i in range(args.tables)]
+        loop = asyncio.new_event_loop()
+        tables = [Table(i, args.game, seats) for i in range(args.tables)]
+        for table_ in tables:
+            for socket in table_.sockets.values():
+                socket.connect(loop)
         clock = None if args.profile else clock_stages()
-        play(tables, 40, rng, messages)  # warm caches and templates
+        play(tables, 40, rng, messages, args.transport, loop)  # warm caches and templates
         if clock is not None:
             clock.reset()
         if args.profile:
             profiler = cProfile.Profile(time.process_time)
             profiler.enable()
-            play(tables, args.moves, rng, messages)
+            play(tables, args.moves, rng, messages, args.transport, loop)
             profiler.disable()
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(120)
             pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
             return
-        out = play(tables, args.moves, rng, messages)
+        out = play(tables, args.moves, rng, messages, args.transport, loop)
+        loop.close()
+        live = ", live JSON events" if args.live else ""
+        what = f"{args.game}, {seats} seats with sockets, moves by {args.transport}{live}"
         rows = []
-        labels = (("post", "POST (ms)"), ("cpu", "POST, CPU time (ms)"), ("push", "pushes, all 4 sockets (ms)"))
-        for name, label in labels:
-            values = [v * 1000 for v in out[name]]
+        for name, label, scale in (
+            ("cpu", "server CPU per move, all seats' sockets (ms)", 1000),
+            ("wall", "wall time per move (ms)", 1000),
+            ("bytes", "bytes sent to each opponent's socket", 1),
+        ):
+            values = [v * scale for v in out[name]]
             rows.append([label, len(values), pct(values, 50), pct(values, 95), sum(values) / len(values)])
-        total = [(a + b) * 1000 for a, b in zip(out["post"], out["push"], strict=True)]
-        rows.append(["POST + pushes (ms)", len(total), pct(total, 50), pct(total, 95), sum(total) / len(total)])
-        rows.append(["bytes pushed per move", len(out["bytes"]), pct(out["bytes"], 50), pct(out["bytes"], 95),
-                     sum(out["bytes"]) / len(out["bytes"])])
-        print(table(["per accepted move", "n", "p50", "p95", "mean"], rows, title=f"move cost, {db.describe()}"))
-        print(f"  one core at this cost: {1000 / (sum(total) / len(total)):.0f} moves/s")
+        print(
+            table(["per accepted move", "n", "p50", "p95", "mean"], rows, title=f"move cost: {what}; {db.describe()}")
+        )
+        mean_cpu = sum(out["cpu"]) / len(out["cpu"])
+        print(f"  one core at this cost: {1 / mean_cpu:.0f} moves/s")
         if clock is not None:
             moves = len(out["cpu"]) or 1
-            stages = [[stage, spent * 1000 / moves] for stage, spent in clock.totals.items()]
-            stages.append(["POST, CPU time (all stages)", sum(clock.totals.values()) * 1000 / moves])
-            print(table(["stage of a POST (own CPU, nested stages taken out)", "ms per move"], stages))
+            stages = [[stage, spent * 1000 / moves] for stage, spent in clock.totals.items() if spent > 0]
+            stages.append(["all stages", sum(clock.totals.values()) * 1000 / moves])
+            print(table(["stage (own CPU, nested stages taken out)", "ms per move"], stages))
     finally:
         db.close()
 
