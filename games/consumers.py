@@ -112,7 +112,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.sent_version = event["version"]
         self.sent_revision = max(self.sent_revision, event["revision"])
         self.frame = None  # the board my client shows is now its own, drawn from the events
-        await self.send_json({"type": "events", "version": event["version"], "events": event["events"]})
+        # Never compressed: a seat's events may hold its secrets (BREACH, see _send_update).
+        update = {"type": "events", "version": event["version"], "events": event["events"]}
+        await self._send_update(update, deflate=False)
 
     async def seat_update(self, event: dict[str, Any]) -> None:
         """My seat's partials, rendered by the writer; forwarded if they are news and for my user."""
@@ -170,7 +172,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             ):
                 update["base"] = self.sent_revision
                 old = frame[2]
-                chunks += [rendered.frags[name] for name, digest in rendered.digests.items() if old[name] != digest]
+                # Each fragment apart: the client parses an SVG layer in an SVG context.
+                update["frags"] = [rendered.frags[n] for n, digest in rendered.digests.items() if old[n] != digest]
                 if rendered.log_after is not None and rendered.log_after == self.sent_version:
                     update["log"] = rendered.log_add
                 else:

@@ -302,13 +302,13 @@
 
   // ---- keep the acting car in view ----------------------------------------------------------
   function centre(first) {
-    var box = $("br-scroll"), svg = $("br-svg");
+    var box = $("br-scroll"), svg = $("br-svg"), focus = $("br-focus");
     if (!box || !svg) return;
     if (lastScroll !== null && !first) box.scrollTop = lastScroll;
-    if (!svg.dataset.fy) return;
+    if (!focus || !focus.dataset.fy) return;
     var vb = svg.viewBox && svg.viewBox.baseVal;
     var scale = vb && vb.width ? svg.clientWidth / vb.width : 1;
-    var y = +svg.dataset.fy * scale;
+    var y = +focus.dataset.fy * scale;
     var top = box.scrollTop, h = box.clientHeight;
     if (!first && y > top + h * 0.25 && y < top + h * 0.75) return;
     var want = Math.max(0, y - h / 2);

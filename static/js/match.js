@@ -62,10 +62,30 @@
     });
   }
 
-  function swapIn(html, force) {
+  var SVG = "http://www.w3.org/2000/svg";
+
+  // The top-level elements of ``html``.
+  function parse(html) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
-    Array.prototype.slice.call(holder.children).forEach(function (fresh) {
+    return Array.prototype.slice.call(holder.children);
+  }
+
+  // One fragment of a diff: a layer of an SVG drawing is parsed inside an <svg>, so that it
+  // becomes SVG and not unknown HTML.
+  function parseFragment(html) {
+    var id = /^\s*<[\w-]+[^>]*?\sid="([^"]+)"/.exec(html);
+    var old = id && document.getElementById(id[1]);
+    if (!old || old.namespaceURI !== SVG) return parse(html);
+    var holder = document.createElement("div");
+    holder.innerHTML = "<svg>" + html + "</svg>";
+    return Array.prototype.slice.call(holder.firstElementChild.children);
+  }
+
+  function swapIn(html, force) { swapElements(parse(html), force); }
+
+  function swapElements(elements, force) {
+    elements.forEach(function (fresh) {
       var old = fresh.id && document.getElementById(fresh.id);
       if (!old) return;
       // Only ever move forward: a push rendered before an HTMX answer may arrive after it.
@@ -110,7 +130,10 @@
         sync();
         return;
       }
-      swapIn(data.html, true);
+      var fresh = [];
+      (data.frags || []).forEach(function (html) { fresh = fresh.concat(parseFragment(html)); });
+      swapElements(fresh, true);
+      swapIn(data.html, false);  // a chat box that came along carries its own version
       if (data.log !== undefined) appendLog(data.log, data.revision);
       board.dataset.version = data.revision;
       board.dataset.gameVersion = data.version;

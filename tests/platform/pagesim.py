@@ -120,8 +120,12 @@ class Page:
         if self.revision() != base:
             self.resyncs += 1
             return
+        for fragment in update.get("frags", []):
+            for ident, fresh in top_elements(fragment):
+                self.html = replace_element(self.html, ident, fresh)
         for ident, fresh in top_elements(update["html"]):
-            self.html = replace_element(self.html, ident, fresh)
+            if ident in spans(self.html):
+                self.html = replace_element(self.html, ident, fresh)
         if "log" in update:
             lines = inner(self.html, "log-lines")
             items = re.findall(r"<li>.*?</li>", lines, re.S)

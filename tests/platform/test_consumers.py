@@ -43,7 +43,7 @@ async def next_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
     while True:
         message = await communicator.receive_json_from(timeout=5)
         if message["type"] == "update":
-            message["html"] += message.get("log", "")
+            message["html"] += "".join(message.get("frags", [])) + message.get("log", "")
             return message
 
 
