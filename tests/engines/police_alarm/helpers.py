@@ -88,8 +88,9 @@ class Game:
 
     def drive(self, circle: str, at: int, step: int = 150) -> int:
         """Drive to ``circle`` at one cell per ``step`` ms from ``at``; return the arrival time."""
+        driver = self.state.active if self.state.young else self.police
         for d in route(self.state.car, circle):
-            self.do(self.police, {"type": "move", "dir": d, "from": list(self.state.car)}, at)
+            self.do(driver, {"type": "move", "dir": d, "from": list(self.state.car)}, at)
             at += step
         assert self.state.car == CIRCLE_CELL[circle]
         return at - step
