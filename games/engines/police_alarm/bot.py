@@ -57,9 +57,12 @@ def _thief_escapes(state: State, seat: int) -> bool:
             DIST_TO[a][state.car] + DIST_TO[b][CIRCLE_CELL[a]],
             DIST_TO[b][state.car] + DIST_TO[a][CIRCLE_CELL[b]],
         )
-    police_ms = cells * step + (2000 if len(remaining) == 2 else 0)
     crack_ms = ROLLS_PER_CARD * state.roll_ms[seat]
-    return police_ms < crack_ms
+    if len(remaining) == 2:
+        # The police does not know where they are: only a police car already on the way to both
+        # within half a safe's time is a real threat.
+        return cells * step + 2000 < crack_ms / 2
+    return cells * step < crack_ms
 
 
 def plan(state: State, seat: int, rng: random.Random) -> Plan | None:

@@ -413,7 +413,7 @@ class _Run:
 # Parsing helpers (untrusted JSON)
 # --------------------------------------------------------------------------------------------
 
-_INT_RE = re.compile(r"-?[0-9]{1,6}")
+_INT_RE = re.compile(r"-?[0-9]{1,6}", re.ASCII)
 _LIMIT = 1_000_000
 
 
@@ -427,7 +427,7 @@ def _int(payload: Mapping[str, Any], key: str) -> int:
         if -_LIMIT <= value <= _LIMIT:
             return value
         raise InvalidAction(_("Field %(field)s is out of range."), field=key)
-    if isinstance(value, str) and len(value) <= 12 and _INT_RE.fullmatch(value.strip(), re.ASCII):
+    if isinstance(value, str) and len(value) <= 12 and _INT_RE.fullmatch(value.strip()):
         return int(value.strip())
     raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
 
