@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -108,8 +109,6 @@ def replay_inputs(game: Game) -> list[dict[str, Any]]:
     again.log = []
     again.inputs = []
     for seat, payload, at in game.inputs:
-        try:
+        with contextlib.suppress(Rejected):
             again.do(seat, payload, at)
-        except Rejected:
-            pass
     return [e.to_json() for e in again.log]

@@ -149,7 +149,7 @@ def test_T16_forms_send_numbers_as_strings_and_unknown_fields_are_ignored() -> N
 def test_log_lines_render_every_event_as_every_seat_sees_it() -> None:
     for players in (2, 3):
         rules, _initial, log = bot_game(players, seed=5)
-        young_rules, _i, young_log = bot_game(players, seed=5, options={"variant": "young"})
+        _young_rules, _i, young_log = bot_game(players, seed=5, options={"variant": "young"})
         extra = [
             Event("disconnected", {"t": 1, "seat": 0}),
             Event("suspended", {"t": 1}),

@@ -172,7 +172,7 @@ def test_R16_matching_dice_fill_the_lowest_open_slot_automatically() -> None:
     game = crack_game((5, 3, 3, 3, 5), "335")
     go = game.setup()
     events = game.do(0, {"type": "roll"}, go)
-    rolled = [e for e in events if e.type == "dice_rolled"][0]
+    rolled = next(e for e in events if e.type == "dice_rolled")
     assert rolled.data["filled"] == [3, 1, 2]  # 5 -> slot 3, then 3 -> slot 1, 3 -> slot 2
     assert "card_cracked" in game.types(events)
 
@@ -199,12 +199,12 @@ def test_R17_R18_the_sixth_crack_ends_the_round_all_cracked() -> None:
     at = go
     for i in range(6):
         events = game.do(0, {"type": "roll"}, at)
-        assert [e for e in events if e.type == "card_cracked"][0].data["cracked"] == i + 1
+        assert next(e for e in events if e.type == "card_cracked").data["cracked"] == i + 1
         if i < 5:
             game.do(0, {"type": "draw"}, at)
         at += 1000
     assert "round_ended" in game.types(events)
-    ended = [e for e in events if e.type == "round_ended"][0]
+    ended = next(e for e in events if e.type == "round_ended")
     assert ended.data["outcome"] == "all_cracked" and ended.data["thief_gain"] == 6
     assert game.state.round == 2
 
@@ -216,7 +216,7 @@ def test_R19_R25_auto_escape_escapes_at_the_crack_timestamp() -> None:
     events = game.do(0, {"type": "roll"}, go)
     types = game.types(events)
     assert types[types.index("card_cracked") + 1 : types.index("card_cracked") + 3] == ["thief_escaped", "round_ended"]
-    escaped = [e for e in events if e.type == "thief_escaped"][0]
+    escaped = next(e for e in events if e.type == "thief_escaped")
     assert escaped.data == {"t": go, "auto": True}
     assert game.state.scores == (1, 5)
 
@@ -272,7 +272,7 @@ def test_R23_R36_escape_gives_c_to_the_thief_and_the_rest_to_the_police() -> Non
     game.do(0, {"type": "draw"}, go + 1000)
     game.do(0, {"type": "roll"}, go + 1000)
     events = game.do(0, {"type": "escape"}, go + 1500)
-    ended = [e for e in events if e.type == "round_ended"][0].data
+    ended = next(e for e in events if e.type == "round_ended").data
     assert (ended["outcome"], ended["thief_gain"], ended["police_gain"]) == ("escaped", 2, 4)
     assert game.state.scores == (2, 4)
 
@@ -354,7 +354,7 @@ def test_R34_one_found_thief_does_not_change_an_escape() -> None:
     game.do(1, {"type": "siren", "circle": "H"}, at)
     game.do(0, {"type": "roll"}, at + 2000)
     events = game.do(0, {"type": "escape"}, at + 2000)
-    assert [e for e in events if e.type == "round_ended"][0].data["thief_gain"] == 1
+    assert next(e for e in events if e.type == "round_ended").data["thief_gain"] == 1
     assert game.state.scores == (1, 5)
 
 
@@ -372,7 +372,7 @@ def test_R37_placement_is_public_at_round_end() -> None:
     go = game.setup(circles=("L", "B"))
     game.do(0, {"type": "roll"}, go)
     events = game.do(0, {"type": "escape"}, go)
-    revealed = [e for e in events if e.type == "placement_revealed"][0]
+    revealed = next(e for e in events if e.type == "placement_revealed")
     assert revealed.data["circles"] == ["B", "L"] and revealed.secret is None
     assert game.rules.view(game.state, None)["last_round"]["circles"] == ["B", "L"]
 
@@ -384,7 +384,7 @@ def test_R38_next_round_starts_at_the_same_timestamp_with_a_fresh_board() -> Non
     game.do(1, {"type": "siren", "circle": "H"}, go + 600)
     game.do(0, {"type": "roll"}, go + 2600)
     events = game.do(0, {"type": "escape"}, go + 2600)
-    setup = [e for e in events if e.type == "round_setup"][0]
+    setup = next(e for e in events if e.type == "round_setup")
     assert setup.data["t"] == go + 2600 and setup.data["round"] == 2
     s = game.state
     assert (s.phase, s.car, s.revealed, s.found, s.placed, s.ready) == (SETUP, START, (), 0, False, False)
