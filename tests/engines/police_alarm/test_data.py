@@ -115,7 +115,7 @@ def test_D1_deck_has_48_codes_without_triples_and_135_246() -> None:
         assert sum(c.count(v) for c in CARD_CODE.values()) == 24
 
 
-def test_N1_N8_commitment_of_demo() -> None:
+def test_N1_N2_N8_commitment_and_draw_of_demo() -> None:
     assert commitment("demo") == "2a97516c354b68848cdbd8f54a226a0a55b21ed138e207ad6c5cbb9c00aa5aea"
     digest = hashlib.sha256(b"demo:die:0").hexdigest()
     assert digest == "784c091a5d3c0a1472a1dc691ac6badae63e5260d419a0a34edc4cc0afe66de6"

@@ -28,7 +28,7 @@ def keys_of(value: Any) -> set[str]:
     return found
 
 
-def test_H2_placement_and_flag_never_reach_police_or_spectators_before_the_reveal() -> None:
+def test_H1_H2_H5_placement_and_flag_never_reach_police_or_spectators_before_the_reveal() -> None:
     game = Game(scripted=Scripted(first=0, deck=deck_with("112"), dice=(1, 1, 2)))
     game.do(0, {"type": "auto_escape", "on": True}, 0)
     go = game.setup(circles=("C", "K"))
@@ -48,7 +48,7 @@ def test_H2_placement_and_flag_never_reach_police_or_spectators_before_the_revea
     assert "auto_escape_set" in RULES.private_event_types
 
 
-def test_H2_D16_H3_stack_codes_and_the_car_are_public() -> None:
+def test_H2_D16_H3_H4_stack_codes_and_the_car_are_public() -> None:
     game = Game(scripted=Scripted(first=0))
     go = game.setup()
     game.do(1, {"type": "move", "dir": "up", "from": [9, 9]}, go)

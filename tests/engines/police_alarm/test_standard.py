@@ -209,7 +209,7 @@ def test_R17_R18_the_sixth_crack_ends_the_round_all_cracked() -> None:
     assert game.state.round == 2
 
 
-def test_R19_R25_auto_escape_escapes_at_the_crack_timestamp() -> None:
+def test_R19_R25_T21_auto_escape_escapes_at_the_crack_timestamp() -> None:
     game = crack_game()
     game.do(0, {"type": "auto_escape", "on": True}, 0)  # accepted in SETUP
     go = game.setup()
@@ -420,3 +420,57 @@ def test_R2_system_only_and_player_only_actions() -> None:
         game.do(0, {"type": "tick"}, 10)
     with pytest.raises(Exception, match="Only a player"):
         game.do(SYSTEM, {"type": "roll"}, 10)
+
+
+def test_R6_R5_a_four_player_game_uses_the_whole_deck_without_running_out() -> None:
+    game = crack_game(players=4)
+    deck = game.state.deck
+    at = 0
+    for _round in range(7):
+        at = end_round_by_catch(game, at) + 10
+    assert game.state.round == 8 and game.state.stack == deck[42:48]
+
+
+def test_R24_no_escape_in_the_pause_nor_from_a_partly_solved_card() -> None:
+    game = crack_game((1, 1, 2, 1, 4, 4))
+    go = game.setup(circles=("B", "L"))
+    game.do(0, {"type": "roll"}, go)  # cracked: choice point
+    at = game.drive("H", go)
+    game.do(1, {"type": "siren", "circle": "H"}, at)
+    game.reject(0, {"type": "escape"}, at + 1999, "paused")
+    game.do(0, {"type": "draw"}, at + 2000)
+    game.do(0, {"type": "roll"}, at + 2000)  # 1 -> slot 1 of 113: partly solved
+    game.reject(0, {"type": "escape"}, at + 2100, "not_at_choice")
+
+
+def test_T5_default_constants() -> None:
+    from games.engines.police_alarm import constants as c
+
+    assert (c.STEP_MS, c.ROLL_MS, c.ALARM_PAUSE_MS, c.COUNTDOWN_MS) == (150, 1000, 2000, 3000)
+    assert (c.PLACEMENT_TIMEOUT_MS, c.AUTO_READY_MS, c.ABANDON_OFFER_MS) == (60_000, 30_000, 120_000)
+    state = Game().state
+    assert state.step_ms == (150, 150) and state.roll_ms == (1000, 1000)
+
+
+def test_T9_D3_no_momentum_the_car_may_turn_back_at_once() -> None:
+    game = crack_game()
+    go = game.setup()
+    game.do(1, {"type": "move", "dir": "up", "from": [9, 9]}, go)
+    game.do(1, {"type": "move", "dir": "down", "from": [9, 8]}, go + 150)
+    game.do(1, {"type": "move", "dir": "up", "from": [9, 9]}, go + 300)
+    assert game.state.car == (9, 8)
+
+
+def test_T13_who_may_do_what_in_which_phase() -> None:
+    game = crack_game()
+    thief_setup = {a["type"] for a in game.rules.legal_actions(game.state, 0)}
+    assert thief_setup == {"place", "place_random", "auto_escape"}
+    assert game.rules.legal_actions(game.state, 1) == [{"type": "ready"}]
+    game.reject(1, {"type": "place_random"}, 0, "not_your_role")
+    game.reject(0, {"type": "ready"}, 0, "not_your_role")
+    go = game.setup()
+    game.tick(go)
+    assert {a["type"] for a in game.rules.legal_actions(game.state, 0)} == {"roll", "auto_escape"}
+    assert {a["type"] for a in game.rules.legal_actions(game.state, 1)} == {"move"}
+    game.reject(0, {"type": "siren", "circle": "H"}, go, "not_your_role")
+    game.reject(1, {"type": "roll"}, go, "not_your_role")

@@ -100,7 +100,7 @@ def test_T1_a_clock_that_steps_back_counts_as_no_time_passed() -> None:
     assert events[0].data["t"] == 5000
 
 
-def test_T2_same_millisecond_siren_and_escape_first_received_wins() -> None:
+def test_T2_T20_D13_same_millisecond_siren_and_escape_first_received_wins() -> None:
     game = scripted_game()
     go = game.setup(circles=("H", "E"))
     game.do(0, {"type": "roll"}, go)  # 112 cracked: the thief is at the choice point
@@ -251,7 +251,7 @@ def test_T23_T24_loss_of_an_active_player_suspends_and_freezes_timers() -> None:
     assert [d.kind for d in game.rules.deadlines(game.state)] == ["abandon_offer"]
 
 
-def test_T24_loss_of_a_spectator_changes_nothing() -> None:
+def test_T24_T27_loss_of_a_spectator_changes_nothing() -> None:
     game = scripted_game(players=3)
     events = game.do(SYSTEM, {"type": "disconnected", "seat": 2}, 100)
     assert game.types(events) == ["disconnected"] and game.state.phase == SETUP

@@ -145,3 +145,12 @@ def test_V4_speed_limit_deadline_lets_time_reach_the_state() -> None:
     assert deadline.kind == "speed_limit" and deadline.seats == (0,)
     assert game.types(game.tick(150)) == ["clock"]
     assert game.rules.legal_actions(game.state, 0)
+
+
+def test_V11_nothing_is_secret_between_players_so_one_device_can_be_shared() -> None:
+    game = young(players=3)
+    turn(game, "I", 0)
+    views = [game.rules.view(game.state, seat) for seat in (None, 0, 1, 2)]
+    for view in views:
+        view.pop("role")
+    assert all(v == views[0] for v in views)
