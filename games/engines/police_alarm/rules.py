@@ -11,7 +11,26 @@ Real time on the engine protocol (section 9):
   due times (T-3, T-4). ``deadlines`` exposes the next timer with ``{"type": "tick"}`` so that the
   platform fires it on time even when nobody sends anything.
 * A refused input raises :class:`Rejected` (an ``IllegalAction``) whose ``code`` is the spec's
-  reason (``too_fast``, ``bad_move`` ...) and changes nothing (T-15).
+  reason (``too_fast``, ``bad_move`` ...) and changes nothing (T-15). The spec's ``rejected`` log
+  entry (sender only) is the platform's to keep: the engine stores no event for a refusal.
+
+Readings where the spec is silent (each also in the final report):
+
+* Resignation (platform contract, not in the spec): a resigned thief forfeits the round at once
+  (outcome ``forfeited``, the police takes all six like ``caught``); a resigned police is made
+  ready at once and the thief plays on alone; a resigned young-variant police loses the turn.
+  Fewer than two players left ends the game (reason ``resigned``); winners are chosen among the
+  players who did not resign. A resignation during a suspension resumes at once (deadlines shifted
+  by the time suspended) and suspends again if another active player is still away.
+* T-24: an active player of a new round (or turn) who is already disconnected suspends it at once.
+* T-25: a loss during a resume countdown stops it; the shift is counted from the first loss.
+* T-26: ``abandon_offered`` records that the 120 s have passed (a timer); then ``abandon`` is a
+  player action of every connected player. An abandoned game has no winner (ranks by score).
+* The young variant has no timers; when the limiter alone blocks the active police, a
+  ``speed_limit`` deadline (``tick``) records a ``clock`` event so that the state's time moves on.
+* ``legal_actions`` lists the sensible legal police actions (see ``_police_actions``); ``decide``
+  accepts every legal one.
+* A clock that steps back is read as "no time passed" (``t`` never decreases).
 """
 
 from __future__ import annotations

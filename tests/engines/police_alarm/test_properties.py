@@ -116,13 +116,14 @@ def run_random_inputs(seed: int, players: int, variant: str, steps: int) -> None
 
     def submit(seat: int, payload: dict[str, Any]) -> None:
         before = checker.state
+        snapshot = rules.state_to_json(before)
         try:
             action = rules.parse_action(payload)
             events = rules.decide(before, seat, action, DecideContext(rng, ORIGIN + at / 1000))
         except InvalidAction:
             raise
         except EngineError:
-            assert checker.state is before  # rejected: nothing changed
+            assert checker.state is before and rules.state_to_json(before) == snapshot  # T-15
             return
         checker.accept(events)
         log.extend(events)
