@@ -967,13 +967,21 @@ class PoliceAlarmRules(GenericRules[State]):
         return action, state.origin + max(at_ms, state.t) / 1000
 
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """The bot's next action (see :meth:`bot_plan` for *when*: a roll or a move planned for a
+        later time is refused as ``cooldown`` / ``too_fast`` if submitted early).
+
+        With nothing to do (a thief waiting through the countdown or a pause), it returns the
+        harmless ``auto_escape`` with the flag's current value rather than toggling it.
+        """
         plan = _bot.plan(state, seat, rng)
         if plan is not None:
             return plan[0]
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise IllegalAction(_("No legal action for seat %(seat)s."), seat=seat)
-        return dict(legal[0])
+        legal = [a for a in self.legal_actions(state, seat) if a["type"] != "auto_escape"]
+        if legal:
+            return dict(legal[0])
+        if seat == state.thief and not state.young and state.phase in (SETUP, COUNTDOWN, RUNNING, PAUSED):
+            return {"type": "auto_escape", "on": state.auto_escape}
+        raise IllegalAction(_("No legal action for seat %(seat)s."), seat=seat)
 
     def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]:
         return _log.log_lines(event)

@@ -80,3 +80,16 @@ def test_thief_bot_draws_when_the_police_is_far() -> None:
     game.do(0, {"type": "roll"}, 3000)
     plan = RULES.bot_plan(game.state, 0, random.Random(3))
     assert plan is not None and plan[0] == {"type": "draw"}
+
+
+def test_bot_action_never_toggles_the_flag_while_waiting() -> None:
+    game = Game(scripted=Scripted(first=0))
+    game.setup()
+    assert game.state.phase == "countdown"
+    assert RULES.bot_plan(game.state, 0, random.Random(0)) is None
+    action = RULES.bot_action(game.state, 0, random.Random(0))
+    assert action == {"type": "auto_escape", "on": False}
+    game.do(0, action, 10)
+    assert not game.state.auto_escape
+    with pytest.raises(Exception, match="No legal action"):
+        RULES.bot_action(game.state, 1, random.Random(0))
