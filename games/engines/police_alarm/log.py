@@ -50,7 +50,7 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
         ]
     if kind == "tiles_placed":
         if "circles" in secret:
-            msg = _("You hid the thieves at %(circles)s.")
+            msg = _("The thief hid the thieves at %(circles)s.")
             if secret.get("random"):
                 msg = _("The thieves were hidden at random at %(circles)s.")
             return [L(msg, {"circles": _circles(secret.get("circles"))})]
