@@ -65,6 +65,34 @@ def _thief_escapes(state: State, seat: int) -> bool:
     return cells * step < crack_ms
 
 
+def _thief_running(state: State, seat: int) -> Plan | None:
+    if state.current >= 0:
+        at = state.t if state.last_roll is None else max(state.t, state.last_roll + state.roll_ms[seat])
+        return {"type": "roll"}, at
+    if state.at_choice:
+        return ({"type": "escape"} if _thief_escapes(state, seat) else {"type": "draw"}), state.t
+    return None
+
+
+def _relay(state: State, seat: int, rng: random.Random) -> Plan | None:
+    """M-1: the same bots, each in its own step; the police stops once every circle is revealed."""
+    phase, step = state.phase, state.step
+    if seat == state.thief:
+        if step == "place" and phase == SETUP:
+            return {"type": "place", "circles": _placement(rng)}, state.t
+        if step == "thief" and phase == SETUP and not state.ready:
+            return {"type": "ready"}, state.t
+        if step == "thief" and phase == RUNNING:
+            return _thief_running(state, seat)
+        return None
+    if seat == state.police and step == "police":
+        if phase == SETUP and not state.ready:
+            return {"type": "ready"}, state.t
+        if phase == RUNNING:
+            return _police(state, young=False) or ({"type": "stop"}, state.t)
+    return None
+
+
 def plan(state: State, seat: int, rng: random.Random) -> Plan | None:
     if state.over or not 0 <= seat < state.players or state.resigned[seat]:
         return None
@@ -77,6 +105,8 @@ def plan(state: State, seat: int, rng: random.Random) -> Plan | None:
         if phase == DRIVING:
             return _police(state, young=True)
         return None
+    if state.relay:
+        return _relay(state, seat, rng)
     if seat == state.police:
         if phase == SETUP and not state.ready:
             return {"type": "ready"}, state.t

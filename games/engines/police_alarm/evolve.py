@@ -68,6 +68,10 @@ def _round_setup(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
         filled=(False, False, False),
         last_dice=(),
         placement=(),
+        step="place" if s.relay else "",
+        step_t=s.t,
+        recording=(),
+        rec_index=0,
         placed=False,
         ready=False,
         round_t=s.t,
@@ -91,6 +95,8 @@ def _tiles_placed(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State
         placement=tuple(x.get("circles", ())),
         placed_t=s.t,
         pairs_drawn=s.pairs_drawn + (1 if x.get("random") else 0),
+        step="police" if s.relay else "",
+        step_t=s.t,
     )
 
 
@@ -133,7 +139,42 @@ def _car_moved(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
     step = s.step_ms[driver] if 0 <= driver < len(s.step_ms) else 150
     to = _cell(d.get("to"), s.car)
     heading = next((k for k, (dx, dy) in DIRS.items() if (s.car[0] + dx, s.car[1] + dy) == to), "")
-    return with_changes(s, car=to, tat=max(s.tat, s.t) + step, heading=heading)  # T-6
+    changes: dict[str, Any] = {"car": to, "tat": max(s.tat, s.t) + step, "heading": heading}  # T-6
+    if s.step == "police":  # M-2: the recording
+        changes["recording"] = (*s.recording, (s.t - s.go_at, "move", heading))
+    elif s.step == "thief":  # M-3: one recorded input played back
+        changes["rec_index"] = s.rec_index + 1
+    return with_changes(s, **changes)
+
+
+def _siren(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
+    if s.step == "police":
+        return with_changes(s, recording=(*s.recording, (s.t - s.go_at, "siren", str(d.get("circle", "")))))
+    if s.step == "thief":
+        return with_changes(s, rec_index=s.rec_index + 1)
+    return s
+
+
+def _session_ended(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
+    """M-2 / M-5: the police's step is over; the thief's step waits for the thief."""
+    return with_changes(
+        s,
+        step="thief",
+        phase=SETUP,
+        step_t=s.t,
+        car=START,
+        heading="",
+        revealed=(),
+        found=0,
+        ready=False,
+        go_at=0,
+        pause_until=0,
+        tat=s.t,
+    )
+
+
+def _thief_ready(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
+    return with_changes(s, ready=True)
 
 
 def _tile_revealed(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
@@ -275,7 +316,9 @@ _HANDLERS: dict[str, Callable[[State, Mapping[str, Any], Mapping[str, Any]], Sta
     "card_cracked": _card_cracked,
     "auto_escape_set": _auto_escape_set,
     "car_moved": _car_moved,
-    "siren": _nothing,
+    "siren": _siren,
+    "session_ended": _session_ended,
+    "thief_ready": _thief_ready,
     "tile_revealed": _tile_revealed,
     "tile_hidden": _tile_hidden,
     "alarm_ended": _alarm_ended,
@@ -303,8 +346,8 @@ def evolve(state: State, event: Event) -> State:
     handler = _HANDLERS.get(event.type)
     if handler is None:
         return state
-    data = event.data or {}
     secret = event.secret or {}
+    data = {**secret, **(event.data or {})}  # private events (relay police step) carry all in secret
     t = data.get("t", secret.get("t"))
     if isinstance(t, int) and not isinstance(t, bool) and t > state.t:
         state = with_changes(state, t=t)  # a shallow copy: cheap

@@ -21,6 +21,15 @@ _OUTCOME = {
 }
 
 
+_SESSION = {
+    "found": _("The police found both thieves: the drive is recorded."),
+    "stopped": _("The police ended the drive: it is recorded."),
+    "time": _("The police's drive time is over: it is recorded."),
+    "missed": _("The police did not drive in time: nothing is recorded."),
+    "resigned": _("The police resigned: nothing more is recorded."),
+}
+
+
 def _circles(value: Any) -> str:
     if isinstance(value, list | tuple):
         return " and ".join(str(v) for v in value)
@@ -32,6 +41,12 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
     d: Mapping[str, Any] = event.get("data") or {}
     secret: Mapping[str, Any] = event.get("secret") or {}
     L = LogLine
+    if not d and not secret:
+        return []  # a private event as somebody else receives it
+    if kind == "session_ended":
+        return [L(_SESSION.get(str(d.get("reason")), _("The police's drive is over.")))]
+    if kind == "thief_ready":
+        return [L(_("The thief is ready."))]
     if kind == "game_created":
         return [
             L(_("The game begins. Seed commitment (SHA-256): %(commitment)s."), {"commitment": d.get("commitment")})

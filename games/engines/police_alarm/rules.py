@@ -107,7 +107,10 @@ _ = gettext_noop
 SYSTEM_TYPES = frozenset({"start", "tick", "resign", "disconnected", "reconnected"})
 THIEF_ACTIONS = frozenset({"place", "place_random", "auto_escape", "roll", "draw", "escape"})
 POLICE_ACTIONS = frozenset({"ready", "move", "siren"})
-PLAYER_TYPES = THIEF_ACTIONS | POLICE_ACTIONS | {"abandon"}
+PLAYER_TYPES = THIEF_ACTIONS | POLICE_ACTIONS | {"abandon", "stop"}
+RELAY_SESSION_MS = 300_000  # M-2: the police's session ends 300 000 ms after "go"
+RELAY_HOURS: tuple[int, ...] = (24, 48, 72)  # M-1: the lobby's deadline per step
+PRIVATE_IN_POLICE_STEP = frozenset({"car_moved", "siren", "tile_revealed", "alarm_ended"})
 PAUSABLE = frozenset({"roll", "draw", "escape", "move", "siren"})  # T-14 step 4
 
 # T-14 / T-13 reason codes and their English messages.
@@ -153,6 +156,11 @@ def active_seats(state: State) -> tuple[int, ...]:
     """The seats whose connection matters (T-24): thief and police, or the young variant's police."""
     if state.young:
         return (state.active,) if state.active >= 0 else ()
+    if state.relay:  # only a live session can be suspended; the steps' waits are long anyway
+        phase = state.suspended_phase if state.phase == SUSPENDED else state.phase
+        if phase not in (COUNTDOWN, RUNNING, PAUSED):
+            return ()
+        return (state.police,) if state.step == "police" else (state.thief,)
     return tuple(s for s in (state.thief, state.police) if s >= 0)
 
 
@@ -160,9 +168,30 @@ def missing(state: State) -> tuple[int, ...]:
     return tuple(s for s in active_seats(state) if state.away[s] and not state.resigned[s])
 
 
+def _relay_timers(state: State) -> list[tuple[int, str]]:
+    """M-1 .. M-5: the steps' deadlines, the police's session limit and the play-back."""
+    phase, step = state.phase, state.step
+    out: list[tuple[int, str]] = []
+    if phase == SETUP:
+        out.append((state.step_t + state.relay_ms, f"relay_{step}"))
+    elif phase == COUNTDOWN:
+        out.append((state.go_at, "countdown"))
+    elif phase in (RUNNING, PAUSED):
+        if phase == PAUSED:
+            out.append((state.pause_until, "alarm_pause"))  # a pause ends before anything at its end
+        if step == "police":
+            out.append((state.go_at + RELAY_SESSION_MS, "session_end"))
+        elif step == "thief" and state.rec_index < len(state.recording):
+            out.append((state.go_at + state.recording[state.rec_index][0], "replay"))
+    return out
+
+
 def next_timer(state: State) -> tuple[int, str] | None:
-    """The one pending timer as (due ms, kind), or None. At most one exists in every phase."""
+    """The next pending timer as (due ms, kind), or None; equal times keep the listed order."""
     phase = state.phase
+    if state.relay and phase != SUSPENDED and not state.over and phase != PRESTART:
+        timers = _relay_timers(state)
+        return min(timers, key=lambda tm: tm[0]) if timers else None
     if phase == SUSPENDED:
         if state.resume_at is not None:
             return (state.resume_at, "resume")  # T-25
@@ -212,7 +241,12 @@ class _Run:
         visible_to: tuple[int, ...] = (),
     ) -> None:
         payload = {"t": self.t, **(data or {})}
-        event = Event(type_, payload, secret, visible_to)
+        s = self.state
+        if s.relay and s.step == "police" and type_ in PRIVATE_IN_POLICE_STEP:
+            # M-2 / M-3: the police's drive reaches nobody else before it is played back.
+            event = Event(type_, {}, payload, (s.police,))
+        else:
+            event = Event(type_, payload, secret, visible_to)
         self.events.append(event)
         self.state = _evolve(self.state, event)
 
@@ -246,6 +280,17 @@ class _Run:
             self.emit("resumed", {"shift": self.t - s.suspended_at})  # T-25
         elif kind == "abandon_offer":
             self.emit("abandon_offered")  # T-26
+        elif kind == "relay_place":
+            self.place(self.random_pair(f"place:{s.round}"), random_choice=True)  # M-5
+        elif kind == "relay_police":
+            self.emit("session_ended", {"reason": "missed"})  # M-5: an empty recording
+        elif kind == "relay_thief":
+            self.emit("thief_caught", {"missed": True})  # M-5: no thief step
+            self.end_round("caught")
+        elif kind == "session_end":
+            self.emit("session_ended", {"reason": "time"})  # M-2
+        elif kind == "replay":
+            self.play_back()
 
     # -- standard game ----------------------------------------------------------------------
 
@@ -270,13 +315,17 @@ class _Run:
         if s.resigned[thief]:
             self.end_round("forfeited")  # a resigned thief gives the round up (see module notes)
             return
-        if s.resigned[police]:
+        if s.resigned[police] and not s.relay:
             self.make_ready(auto=True)
         self.maybe_suspend()
 
     def place(self, circles: tuple[str, str], random_choice: bool) -> None:
         s = self.state
         self.emit("tiles_placed", {}, {"circles": list(circles), "random": random_choice}, (s.thief,))
+        if s.relay:
+            if s.resigned[s.police]:
+                self.emit("session_ended", {"reason": "resigned"})
+            return
         if self.state.ready:
             self.countdown()
 
@@ -290,7 +339,17 @@ class _Run:
 
     def go(self) -> None:
         self.emit("round_started")  # R-12
-        self.draw_card()  # D-5
+        if self.state.step != "police":  # M-2: the police's session has no thief
+            self.draw_card()  # D-5
+
+    def play_back(self) -> None:
+        """M-3: the next recorded move or siren happens now, exactly as it did for the police."""
+        s = self.state
+        _offset, kind, arg = s.recording[s.rec_index]
+        if kind == "move":
+            self.emit("car_moved", {"to": list(step(s.car, arg))})
+        else:
+            self.siren(arg)
 
     def draw_card(self) -> None:
         s = self.state
@@ -330,6 +389,9 @@ class _Run:
         found = s.found + (tile == "thief")
         if found >= 2:
             self.emit("tile_revealed", {"circle": circle, "tile": tile, "found": found})
+            if s.step == "police":
+                self.emit("session_ended", {"reason": "found"})  # M-2: the recording is complete
+                return
             self.emit("thief_caught")
             self.end_round("caught")
         else:
@@ -510,6 +572,20 @@ class PoliceAlarmRules(GenericRules[State]):
                 ("3", _("Seat 4")),
             ),
         ),
+        Option(
+            "mode",
+            _("How to play"),
+            "choice",
+            "live",
+            (("live", _("Live: both players at the same time")), ("relay", _("Relay: each player's part in turn"))),
+        ),
+        Option(
+            "relay_hours",
+            _("Relay: hours for each player's part"),
+            "choice",
+            "48",
+            tuple((str(h), _("%s hours") % h) for h in RELAY_HOURS),
+        ),
         *(
             Option(
                 f"step_ms_{i}",
@@ -538,6 +614,12 @@ class PoliceAlarmRules(GenericRules[State]):
     """Events whose very existence belongs to their ``visible_to`` seats (H-2: the auto-escape
     flag). The platform should not push them to anybody else while the game runs."""
 
+    @staticmethod
+    def is_private(event: Event) -> bool:
+        """True for an event whose whole content is secret: push it only to ``visible_to`` while
+        the game runs (the auto-escape flag, a relay police session before its play-back)."""
+        return not event.data and event.secret is not None
+
     def __init__(self, scripted: Scripted | None = None, seed: str | None = None) -> None:
         """``scripted`` (N-9) and ``seed`` are test seams; the registered ``RULES`` has neither."""
         self.scripted = scripted
@@ -559,9 +641,13 @@ class PoliceAlarmRules(GenericRules[State]):
             raw = str(options.get(name, default))
             return int(raw) if raw.isdigit() and int(raw) in choices else default
 
+        relay = variant == STANDARD and str(options.get("mode", "live")) == "relay"
+        hours = pick("relay_hours", RELAY_HOURS, 48)
         return State(
             players=players,
             variant=variant,
+            relay=relay,
+            relay_ms=hours * 3_600_000 if relay else 0,
             first_choice=first,
             step_ms=tuple(pick(f"step_ms_{i}", STEP_CHOICES, STEP_MS) for i in range(players)),
             roll_ms=tuple(pick(f"roll_ms_{i}", ROLL_CHOICES, ROLL_MS) for i in range(players)),
@@ -604,6 +690,8 @@ class PoliceAlarmRules(GenericRules[State]):
             if phase == DRIVING:
                 out.extend(self._police_actions(state, young=True))
             return out
+        if state.relay:
+            return self._relay_actions(state, seat)
         if seat == state.thief:
             if phase == SETUP and not state.placed:
                 out.extend(
@@ -623,6 +711,37 @@ class PoliceAlarmRules(GenericRules[State]):
                 out.append({"type": "ready"})
             if phase == RUNNING:
                 out.extend(self._police_actions(state, young=False))
+        return out
+
+    def _relay_actions(self, state: State, seat: int) -> list[Action]:
+        """M-1: the step's player acts; the thief may set the flag throughout the round."""
+        phase, step = state.phase, state.step
+        out: list[Action] = []
+        if seat == state.thief:
+            if step == "place" and phase == SETUP:
+                out.extend(
+                    {"type": "place", "circles": [a, b]} for i, a in enumerate(CIRCLE_IDS) for b in CIRCLE_IDS[i + 1 :]
+                )
+                out.append({"type": "place_random"})
+            if step == "thief":
+                if phase == SETUP and not state.ready:
+                    out.append({"type": "ready"})
+                if phase == RUNNING:
+                    if state.current >= 0 and (
+                        state.last_roll is None or state.t >= state.last_roll + state.roll_ms[seat]
+                    ):
+                        out.append({"type": "roll"})
+                    if state.at_choice:
+                        out.extend(({"type": "draw"}, {"type": "escape"}))
+            if phase in (SETUP, COUNTDOWN, RUNNING, PAUSED):
+                out.append({"type": "auto_escape", "on": not state.auto_escape})
+        elif seat == state.police and step == "police":
+            if phase == SETUP and not state.ready:
+                out.append({"type": "ready"})
+            if phase == RUNNING:
+                out.extend(self._police_actions(state, young=False))
+            if phase in (RUNNING, PAUSED):
+                out.append({"type": "stop"})
         return out
 
     @staticmethod
@@ -817,6 +936,10 @@ class PoliceAlarmRules(GenericRules[State]):
         if s.young:
             if seat != s.active or kind not in POLICE_ACTIONS:
                 raise _reject("not_your_role")
+        elif s.relay:
+            return self._check_relay(run, seat, kind)
+        elif kind == "stop":
+            raise _reject("not_your_role")  # only a relay police session can be stopped
         elif (kind in THIEF_ACTIONS and seat != s.thief) or (kind in POLICE_ACTIONS and seat != s.police):
             raise _reject("not_your_role")
         if s.phase == PAUSED and kind in PAUSABLE:
@@ -838,6 +961,43 @@ class PoliceAlarmRules(GenericRules[State]):
             raise _reject("wrong_phase")
         return s
 
+    def _check_relay(self, run: _Run, seat: int, kind: str) -> State:
+        """T-14 steps 3-5 in relay mode (M-1): each step belongs to one player."""
+        s = run.state
+        step = s.step
+        if kind in ("move", "siren", "stop"):
+            if seat != s.police or step != "police":
+                raise _reject("not_your_role")
+        elif kind == "ready":
+            if seat not in (s.police, s.thief) or (seat == s.thief and step != "thief"):
+                raise _reject("not_your_role")
+            if seat == s.police and step == "thief":
+                raise _reject("not_your_role")
+        elif seat != s.thief:
+            raise _reject("not_your_role")
+        if s.phase == PAUSED and kind in PAUSABLE:
+            raise _reject("paused")
+        if kind in ("place", "place_random"):
+            ok = step == "place" and s.phase == SETUP
+        elif kind == "ready":
+            ok = s.phase == SETUP and not s.ready and step == ("police" if seat == s.police else "thief")
+        elif kind == "auto_escape":
+            ok = s.phase in (SETUP, COUNTDOWN, RUNNING, PAUSED)
+        elif kind == "stop":
+            ok = s.phase in (RUNNING, PAUSED)
+        elif kind in ("roll", "draw", "escape"):
+            ok = step == "thief" and s.phase == RUNNING
+        else:
+            ok = s.phase == RUNNING
+        if not ok:
+            raise _reject("wrong_phase")
+        return s
+
+    def _do_stop(self, run: _Run, seat: int, action: Action, fired: bool) -> None:
+        """M-2: the police ends its recorded session."""
+        self._check(run, seat, "stop")
+        run.emit("session_ended", {"reason": "stopped"})
+
     def _do_place(self, run: _Run, seat: int, action: Action, fired: bool) -> None:
         """R-8."""
         self._check(run, seat, "place")
@@ -852,8 +1012,12 @@ class PoliceAlarmRules(GenericRules[State]):
         run.place(run.random_pair(f"place:{s.round}"), random_choice=True)
 
     def _do_ready(self, run: _Run, seat: int, action: Action, fired: bool) -> None:
-        """R-10 / V-4."""
-        self._check(run, seat, "ready")
+        """R-10 / V-4 / M-2, M-3 (each relay session starts with its player's ready)."""
+        s = self._check(run, seat, "ready")
+        if s.relay and s.step == "thief":
+            run.emit("thief_ready")
+            run.countdown()
+            return
         run.make_ready(auto=False)
 
     def _do_auto_escape(self, run: _Run, seat: int, action: Action, fired: bool) -> None:
@@ -948,6 +1112,10 @@ class PoliceAlarmRules(GenericRules[State]):
                 seats = (state.police,)
             elif kind == "abandon_offer":
                 seats = missing(state)
+            elif kind in ("relay_place", "relay_thief"):
+                seats = (state.thief,)
+            elif kind in ("relay_police", "session_end"):
+                seats = (state.police,)
             out.append(Deadline(seats, state.origin + due / 1000, {"type": "tick"}, kind))
         if state.young and state.phase == DRIVING and state.t < speed_ready_at(state):
             due_ms = speed_ready_at(state)

@@ -73,6 +73,13 @@ class State:
     found: int = 0
     auto_escape: bool = False  # secret of the thief
     last_round: tuple[Any, ...] = ()  # (round, outcome, thief_gain, police_gain, circles...)
+    # Relay mode (M-n): each round in three steps, the police's drive recorded and played back
+    relay: bool = False
+    relay_ms: int = 0  # M-1: the lobby's deadline per step
+    step: str = ""  # "place", "police" or "thief" in relay mode
+    step_t: int = 0  # start of the step's wait (its deadline base)
+    recording: tuple[tuple[int, str, str], ...] = ()  # secret: (offset from go, "move"/"siren", dir/circle)
+    rec_index: int = 0  # next recorded input to play back
     # Suspension (T-24 .. T-26)
     suspended_phase: str = ""
     suspended_at: int = 0

@@ -80,6 +80,11 @@ def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[
             go_at=state.go_at,
             pause_until=state.pause_until,
         )
+        if state.relay:
+            out.update(mode="relay", step=state.step, step_due=state.step_t + state.relay_ms)
+            if state.step == "police" and seat != state.police and not over:
+                # M-2 / M-3: the police's drive is shown to nobody else before its play-back.
+                out.update(car=[9, 9], tiles={}, found=0, tat=0)
         if state.last_round:
             lr = state.last_round
             out["last_round"] = {
