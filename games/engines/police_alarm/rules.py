@@ -975,7 +975,9 @@ class PoliceAlarmRules(GenericRules[State]):
                 raise _reject("not_your_role")
         elif seat != s.thief:
             raise _reject("not_your_role")
-        if s.phase == PAUSED and kind in PAUSABLE:
+        # The pause belongs to the session being played: a thief's roll during the police's
+        # session is simply not its step (wrong_phase below).
+        if s.phase == PAUSED and kind in PAUSABLE and (kind in POLICE_ACTIONS) == (step == "police"):
             raise _reject("paused")
         if kind in ("place", "place_random"):
             ok = step == "place" and s.phase == SETUP

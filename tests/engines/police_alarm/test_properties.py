@@ -24,6 +24,11 @@ from games.engines.police_alarm.state import State
 
 PLAYOUTS = int(os.environ.get("HIDEOUT_PLAYOUTS", "6"))
 ORIGIN = 1_700_000_000.0
+OPTIONS: dict[str, dict[str, Any]] = {
+    "standard": {"variant": "standard"},
+    "young": {"variant": "young"},
+    "relay": {"variant": "standard", "mode": "relay", "relay_hours": "24"},
+}
 DTS = (0, 0, 1, 50, 149, 150, 151, 300, 500, 1000, 1999, 2000, 3000, 30_000, 60_000)
 
 
@@ -75,7 +80,7 @@ class Checker:
             if event.type == "car_moved":
                 assert self.state.car in ROAD  # never into a building
                 assert abs(self.state.car[0] - before.car[0]) + abs(self.state.car[1] - before.car[1]) == 1
-                self.moves.append(event.data["t"])
+                self.moves.append(t)
                 self.check_limiter()
             for seat in (None, *range(self.state.players)):
                 sent = event.for_seat(seat)
@@ -109,7 +114,7 @@ class Checker:
 def run_random_inputs(seed: int, players: int, variant: str, steps: int) -> None:
     rng = random.Random(seed)
     rules = PoliceAlarmRules()
-    initial = rules.initial(players, {"variant": variant, "time_limit": 60})
+    initial = rules.initial(players, {**OPTIONS[variant], "time_limit": 60})
     checker = Checker(rules, initial)
     log: list[Event] = []
     at = 0
@@ -150,7 +155,7 @@ def run_random_inputs(seed: int, players: int, variant: str, steps: int) -> None
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 4),
-    variant=st.sampled_from(["standard", "young"]),
+    variant=st.sampled_from(["standard", "young", "relay"]),
 )
 def test_T6_T8_T15_T19_random_timed_inputs_keep_the_invariants(seed: int, players: int, variant: str) -> None:
     run_random_inputs(seed, players, variant, steps=400)
@@ -194,14 +199,14 @@ def play_to_the_end(seed: int, players: int, options: dict[str, Any]) -> None:
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 4),
-    variant=st.sampled_from(["standard", "young"]),
+    variant=st.sampled_from(["standard", "young", "relay"]),
     step_ms=st.sampled_from(["150", "300"]),
 )
 def test_random_legal_games_reach_the_end(seed: int, players: int, variant: str, step_ms: str) -> None:
-    play_to_the_end(seed, players, {"variant": variant, "step_ms_0": step_ms, "roll_ms_1": "2000"})
+    play_to_the_end(seed, players, {**OPTIONS[variant], "step_ms_0": step_ms, "roll_ms_1": "2000"})
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("variant", ["standard", "young"])
+@pytest.mark.parametrize("variant", ["standard", "young", "relay"])
 def test_every_player_count_and_variant_plays_to_the_end(players: int, variant: str) -> None:
-    play_to_the_end(players * 101, players, {"variant": variant})
+    play_to_the_end(players * 101, players, OPTIONS[variant])
