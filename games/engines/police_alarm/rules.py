@@ -31,6 +31,12 @@ Readings where the spec is silent (each also in the final report):
 * ``legal_actions`` lists the sensible legal police actions (see ``_police_actions``); ``decide``
   accepts every legal one.
 * A clock that steps back is read as "no time passed" (``t`` never decreases).
+* Relay mode (M-n, option ``mode``; standard game only): the lobby's step deadline is the option
+  ``relay_hours``. The police's session starts with its ``ready``, the thief's with the thief's
+  ``ready`` (M-3 names no start action); the police may ``stop``. The session's car moves, sirens,
+  reveals and pause ends are private to the police (empty public data, ``is_private``) until they
+  are played back as public events. Only a live session is suspended by a lost connection. The
+  thief may set the auto-escape flag during the whole round.
 """
 
 from __future__ import annotations
