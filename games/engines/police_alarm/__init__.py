@@ -6,7 +6,8 @@ For the web layer (details in ``rules.py``):
 
 * Player actions: ``place`` {circles: ["A", "L"]}, ``place_random``, ``ready``, ``auto_escape``
   {on: bool}, ``roll``, ``draw``, ``escape``, ``move`` {dir: up/down/left/right, from: [x, y]},
-  ``siren`` {circle: "A"}, ``abandon``, and in relay mode ``stop`` (police) and ``ready`` (thief). Server (SYSTEM): ``start``, ``tick`` (every deadline),
+  ``siren`` {circle: "A"}, ``abandon``, and in relay mode ``stop`` (police) and ``ready`` (thief).
+  Server (SYSTEM): ``start``, ``tick`` (every deadline),
   ``disconnected`` / ``reconnected`` / ``resign`` {seat: n}.
 * A refusal is ``Rejected`` with ``.code`` (T-14 reason); ``bad_move`` carries ``params["car"]``.
 * Bots act in time: ``RULES.bot_plan(state, seat, rng)`` -> (action, epoch second) or None.
