@@ -110,6 +110,8 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
             return [L(_("I'm out! The thief gets away at once (auto-escape)."))]
         return [L(_("I'm out! The thief gets away."))]
     if kind == "thief_caught":
+        if d.get("missed"):
+            return [L(_("The thief did not play in time and counts as caught."))]
         return [L(_("Both thieves found: the thief is caught!"))]
     if kind == "round_ended":
         msg = _OUTCOME.get(str(d.get("outcome")), _("Round %(round)s is over."))

@@ -905,6 +905,9 @@ class PoliceAlarmRules(GenericRules[State]):
                 run.next_turn()
         elif who == s.thief and s.phase in ACTIVE_PHASES:
             run.end_round("forfeited")
+        elif who == s.police and s.relay:
+            if s.step == "police" and s.phase in ACTIVE_PHASES:
+                run.emit("session_ended", {"reason": "resigned"})  # what was recorded stands
         elif who == s.police and s.phase == SETUP and not s.ready:
             run.make_ready(auto=True)
         run.maybe_suspend()

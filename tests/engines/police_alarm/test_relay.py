@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from games.engines.base import SYSTEM
+from games.engines.base import SYSTEM, Event
 from games.engines.police_alarm import RULES, Scripted
 from games.engines.police_alarm.constants import CIRCLE_CELL, START
 from games.engines.police_alarm.state import COUNTDOWN, PAUSED, RUNNING, SETUP
@@ -166,3 +166,15 @@ def test_M_relay_bots_finish_and_views_survive_json() -> None:
             for seat in (None, *range(players)):
                 json.dumps(rules.view(state, seat))
         assert state.over and sum(1 for e in log if e.type == "round_ended") == 2 * players
+
+
+def test_M5_resign_of_the_police_in_its_session_keeps_what_was_recorded() -> None:
+    game = Game(players=3, options=RELAY, scripted=Scripted(first=0, pairs=(("H", "I"),)))
+    game.do(0, {"type": "place_random"}, 0)
+    game.do(1, {"type": "ready"}, 0)
+    game.do(1, {"type": "move", "dir": "up", "from": [9, 9]}, 3000)
+    events = game.do(SYSTEM, {"type": "resign", "seat": 1}, 3100)
+    assert game.types(events) == ["resigned", "session_ended"] and events[1].data["reason"] == "resigned"
+    assert game.state.step == "thief" and game.state.recording == ((0, "move", "up"),)
+    missed = Event("thief_caught", {"t": 1, "missed": True})
+    assert "did not play" in RULES.log_lines(missed.for_seat(None))[0].message
