@@ -1,0 +1,157 @@
+"""``log_lines``: readable lines for one (possibly redacted) event, English with %(name)s params.
+
+Works on the event as a seat receives it: secret parts may be missing (``auto_escape_set``,
+``tiles_placed`` and ``layout`` then give a neutral line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..base import LogLine, gettext_noop
+
+_ = gettext_noop
+
+_OUTCOME = {
+    "escaped": _("Round %(round)s: the thief got away. Thief +%(thief_gain)s, police +%(police_gain)s."),
+    "all_cracked": _("Round %(round)s: the thief cracked all six safes. Thief +%(thief_gain)s."),
+    "caught": _("Round %(round)s: the thief was caught. Police +%(police_gain)s."),
+    "forfeited": _("Round %(round)s: the thief gave up. Police +%(police_gain)s."),
+}
+
+
+_SESSION = {
+    "found": _("The police found both thieves: the drive is recorded."),
+    "stopped": _("The police ended the drive: it is recorded."),
+    "time": _("The police's drive time is over: it is recorded."),
+    "missed": _("The police did not drive in time: nothing is recorded."),
+    "resigned": _("The police resigned: nothing more is recorded."),
+}
+
+
+def _circles(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " and ".join(str(v) for v in value)
+    return ""
+
+
+def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
+    kind = event.get("type")
+    d: Mapping[str, Any] = event.get("data") or {}
+    secret: Mapping[str, Any] = event.get("secret") or {}
+    L = LogLine
+    if not d and not secret:
+        return []  # a private event as somebody else receives it
+    if kind == "session_ended":
+        return [L(_SESSION.get(str(d.get("reason")), _("The police's drive is over.")))]
+    if kind == "thief_ready":
+        return [L(_("The thief is ready."))]
+    if kind == "game_created":
+        return [
+            L(_("The game begins. Seed commitment (SHA-256): %(commitment)s."), {"commitment": d.get("commitment")})
+        ]
+    if kind == "round_setup":
+        return [
+            L(
+                _("Round %(round)s: %(thief_seat)s is the thief, %(police_seat)s the police. Safes: %(codes)s."),
+                {
+                    "round": d.get("round"),
+                    "thief_seat": d.get("thief"),
+                    "police_seat": d.get("police"),
+                    "codes": ", ".join(str(c) for c in d.get("codes") or ()),
+                },
+            )
+        ]
+    if kind == "tiles_placed":
+        if "circles" in secret:
+            msg = _("The thief hid the thieves at %(circles)s.")
+            if secret.get("random"):
+                msg = _("The thieves were hidden at random at %(circles)s.")
+            return [L(msg, {"circles": _circles(secret.get("circles"))})]
+        return [L(_("The thief has hidden the thieves."))]
+    if kind == "police_ready":
+        if d.get("auto"):
+            return [L(_("The police was made ready automatically."))]
+        return [L(_("The police sounds the start siren."))]
+    if kind == "countdown":
+        return [L(_("Get ready: 3, 2, 1 ..."))]
+    if kind == "round_started":
+        return [L(_("Go!"))]
+    if kind == "card_drawn":
+        return [L(_("Safe %(pos)s of 6: code %(code)s."), {"pos": d.get("pos"), "code": d.get("code")})]
+    if kind == "dice_rolled":
+        values = ", ".join(str(v) for v in d.get("values") or ())
+        return [L(_("Dice: %(values)s (%(open)s still open)."), {"values": values, "open": d.get("open")})]
+    if kind == "card_cracked":
+        return [
+            L(_("Safe %(code)s cracked (%(cracked)s so far)."), {"code": d.get("code"), "cracked": d.get("cracked")})
+        ]
+    if kind == "auto_escape_set":
+        if "on" in secret:
+            if secret.get("on"):
+                return [L(_("Auto-escape on: you will get out right after the next safe."))]
+            return [L(_("Auto-escape off."))]
+        return []
+    if kind == "car_moved":
+        return []  # too many to list; the board shows the car
+    if kind == "siren":
+        return [L(_("Siren at %(circle)s!"), {"circle": d.get("circle")})]
+    if kind == "tile_revealed":
+        if d.get("tile") == "thief":
+            return [L(_("A thief at %(circle)s!"), {"circle": d.get("circle")})]
+        return [L(_("Green light at %(circle)s: no thief here."), {"circle": d.get("circle")})]
+    if kind == "tile_hidden":
+        return [L(_("The tile at %(circle)s is turned face down again."), {"circle": d.get("circle")})]
+    if kind == "alarm_ended":
+        return [L(_("Next!"))]
+    if kind == "thief_escaped":
+        if d.get("auto"):
+            return [L(_("I'm out! The thief gets away at once (auto-escape)."))]
+        return [L(_("I'm out! The thief gets away."))]
+    if kind == "thief_caught":
+        if d.get("missed"):
+            return [L(_("The thief did not play in time and counts as caught."))]
+        return [L(_("Both thieves found: the thief is caught!"))]
+    if kind == "round_ended":
+        msg = _OUTCOME.get(str(d.get("outcome")), _("Round %(round)s is over."))
+        return [
+            L(
+                msg,
+                {
+                    "round": d.get("round"),
+                    "thief_gain": d.get("thief_gain"),
+                    "police_gain": d.get("police_gain"),
+                },
+            )
+        ]
+    if kind == "placement_revealed":
+        return [L(_("The thieves were hidden at %(circles)s."), {"circles": _circles(d.get("circles"))})]
+    if kind == "game_ended":
+        winners = d.get("winners") or []
+        lines = [L(_("The game is over. The seed was %(seed)s."), {"seed": d.get("seed")})]
+        lines.extend(L(_("%(seat)s wins."), {"seat": w}) for w in winners)
+        return lines
+    if kind == "card_awarded":
+        return [L(_("%(seat)s takes a safe card."), {"seat": d.get("seat")})]
+    if kind == "layout":
+        return [L(_("The tiles are laid out anew."))]
+    if kind == "turn_start":
+        return [L(_("%(seat)s is the police now."), {"seat": d.get("seat")})]
+    if kind == "disconnected":
+        return [L(_("%(seat)s lost the connection."), {"seat": d.get("seat")})]
+    if kind == "reconnected":
+        return [L(_("%(seat)s is back."), {"seat": d.get("seat")})]
+    if kind == "suspended":
+        return [L(_("The game is suspended until every active player is back."))]
+    if kind == "resume_countdown":
+        return [L(_("Everybody is back: the game resumes in 3 seconds."))]
+    if kind == "resumed":
+        return [L(_("The game goes on."))]
+    if kind == "abandon_offered":
+        return [L(_("The suspension has lasted two minutes: the game may now be abandoned."))]
+    if kind == "abandoned":
+        return [L(_("The game was abandoned. Nobody wins."))]
+    if kind == "resigned":
+        return [L(_("%(seat)s resigned."), {"seat": d.get("seat")})]
+    return []
