@@ -113,7 +113,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.sent_revision = max(self.sent_revision, event["revision"])
         self.frame = None  # the board my client shows is now its own, drawn from the events
         # Never compressed: a seat's events may hold its secrets (BREACH, see _send_update).
-        update = {"type": "events", "version": event["version"], "events": event["events"]}
+        update = {"type": "events", "after": event["after"], "version": event["version"], "events": event["events"]}
         await self._send_update(update, deflate=False)
 
     async def seat_update(self, event: dict[str, Any]) -> None:

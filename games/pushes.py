@@ -241,21 +241,38 @@ def publish(
 
 
 def live_events(match: Match, events: Mapping[int, Event], seat: int | None) -> list[dict[str, Any]]:
-    """The new events as ``seat`` may see them (``None``: a spectator), each with its ``seq``."""
+    """The new events as ``seat`` may see them (``None``: a spectator), each with its ``seq``.
+
+    An event the game calls private (``rules.is_private``: nothing in it is public, so that it
+    happened at all is the secret, e.g. police_alarm's auto-escape flag) is left out for everyone
+    outside its ``visible_to`` (clients check continuity with the message's ``after``, not the ``seq``s).
+    """
     finished = match.status == Match.Status.FINISHED
-    return [{"seq": seq, **event_for(events[seq], seat, finished)} for seq in sorted(events)]
+    private = getattr(rules_for(match), "is_private", None)
+    out = []
+    for seq in sorted(events):
+        event = events[seq]
+        if private is not None and private(event) and not finished and (seat is None or seat not in event.visible_to):
+            continue
+        out.append({"seq": seq, **event_for(event, seat, finished)})
+    return out
 
 
 def publish_live(match: Match, events: Mapping[int, Event]) -> None:
     """A live game's pushes: its new events as small JSON messages, nothing rendered.
 
     Each seat's group gets the events as that seat may see them; the watch group (spectators)
-    the public part. A client that finds a gap in ``seq`` asks for the whole board again.
+    the public part. A client whose version is not the message's ``after`` asks for the board again.
     """
     seats = Seat.objects.filter(match_id=match.pk, user__isnull=False, open_sockets__gt=0).values_list(
         "number", "user_id"
     )
-    head = {"revision": match.revision, "version": match.version, "chat_version": match.chat_version}
+    head = {
+        "revision": match.revision,
+        "version": match.version,
+        "after": min(events) - 1,
+        "chat_version": match.chat_version,
+    }
     for number, user_id in seats:
         message = {"type": "seat.live", "user": user_id, **head, "events": live_events(match, events, number)}
         broadcaster.send(seat_group(match.pk, number), message)

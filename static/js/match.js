@@ -148,7 +148,7 @@
     var board = document.getElementById("board");
     var have = board ? parseInt(board.dataset.gameVersion, 10) : -1;
     if (data.version <= have) return;
-    if (data.events.length && data.events[0].seq !== have + 1) { sync(); return; }
+    if (data.after !== have) { sync(); return; }
     if (board) board.dataset.gameVersion = data.version;
     document.dispatchEvent(new CustomEvent("hideout:events", { detail: data }));
   }
