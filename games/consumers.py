@@ -205,8 +205,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             answer.update(status=400, message=exc.message)
         except services.ServiceError as exc:
             answer.update(status=exc.status, message=exc.message)
+            if exc.detail:
+                answer["detail"] = json.loads(json.dumps(exc.detail, default=str))
         else:
-            answer.update(status=200, revision=result.revision)
+            answer.update(status=200, revision=result.revision, version=result.version)
         if answer["status"] == services.StaleVersion.status:
             await self.push(only_if_newer=True)  # the fresh board first (unless a push brought it), then why
         await self.send_json(answer)

@@ -39,9 +39,10 @@ class ServiceError(Exception):
 
     status = 400
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(self, message: str, status: int | None = None, detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.detail = detail or {}  # an engine refusal's params (e.g. a reason code), for the sender only
         if status is not None:
             self.status = status
 
@@ -221,7 +222,7 @@ def _submit(
         except InvalidAction as exc:
             raise ServiceError(engine_message(exc), status=400) from exc
         except EngineError as exc:
-            raise ServiceError(engine_message(exc), status=422) from exc
+            raise ServiceError(engine_message(exc), status=422, detail=exc.params) from exc
         new_state = replay(rules, state, events)
         old_version = match.version
         _append_events(match, seat, events)

@@ -205,11 +205,17 @@
     board.insertBefore(div, board.firstChild);
   }
 
-  // Every answer is counted on the page (tests and assistive messages read it).
-  function answered(key, status, message) {
+  // Every answer is counted on the page (tests and assistive messages read it) and announced to
+  // the game's script as a "hideout:answer" event.
+  function answered(key, status, message, data) {
     var entry = pending[key];
     delete pending[key];
     if (entry) busy(entry.form, false);
+    document.dispatchEvent(new CustomEvent("hideout:answer", { detail: data || { key: key, status: status, message: message } }));
+    if (entry && entry.quiet) {
+      if (status !== 200 && message && !entry.quietErrors) showError(message);
+      return;
+    }
     root.dataset.answers = String(parseInt(root.dataset.answers || "0", 10) + 1);
     root.dataset.lastStatus = String(status);
     if (status !== 200 && message) showError(message);
@@ -252,6 +258,20 @@
     if (!entry) return;
     if (!send(entry.message)) postMove(key);
   }
+
+  // For a live game's script: send one action up the socket now (no version: live inputs are taken
+  // in the order they arrive), answered by a "hideout:answer" event with the returned key.
+  window.Hideout = {
+    act: function (action, options) {
+      var message = { type: "act", action: JSON.stringify(action), fields: {}, key: newKey(), version: "" };
+      pending[message.key] = { message: message, form: null, url: root.dataset.action, quiet: true,
+                               quietErrors: !!(options && options.quietErrors) };
+      if (!send(message)) postMove(message.key);
+      return message.key;
+    },
+    connected: function () { return !!socket && socket.readyState === WebSocket.OPEN; },
+    sync: function () { sync(); }
+  };
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -297,7 +317,7 @@
       var data = JSON.parse(message.data);
       if (data.type === "update") apply(data);
       else if (data.type === "events") liveEvents(data);
-      else if (data.type === "answer") answered(data.key, data.status, data.message);
+      else if (data.type === "answer") answered(data.key, data.status, data.message, data);
       else if (data.type === "error") showError(data.message);
     };
     socket.onclose = function (event) {

@@ -311,7 +311,13 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered(make_use
     before = await event_count(match.pk)
     await mine.send_json_to(act({"type": "choose"}, match.version, "k-1", **{"roles[]": ["GOON"]}))
     answer = await answer_to(mine)
-    assert answer == {"type": "answer", "key": "k-1", "status": 200, "revision": match.revision + 1}
+    assert answer == {
+        "type": "answer",
+        "key": "k-1",
+        "status": 200,
+        "revision": match.revision + 1,
+        "version": match.version + 1,
+    }
     assert "has chosen" in (await next_update(other))["html"]
     assert await event_count(match.pk) == before + 1
     # Resent after a reconnect (same key): answered, not applied again.
