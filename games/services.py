@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import clock, guarded, pushes
+from . import clock, guarded, livetimers, pushes
 from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalAction, InvalidAction, replay, rng_for
 from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
@@ -237,6 +237,7 @@ def _submit(
         state_before=state,
         actor=seat if seat != SYSTEM else None,
     )
+    _arm_live_after_commit(match, rules, new_state)
     if automatic:
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events, revision=match.revision)
@@ -297,6 +298,7 @@ def _submit_guarded(
         state_before=state,
         actor=seat if seat != SYSTEM else None,
     )
+    _arm_live_after_commit(match, rules, new_state)
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events, revision=match.revision)
@@ -358,8 +360,13 @@ def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_ve
         return Changes(fields, {}, False)
     actors = rules.actors(state)
     keys = _waiting_keys(deadlines, actors)
-    bots_waiting = set(match.bot_seats) & set(keys) & actors
-    automatic = SYSTEM in actors or bool(bots_waiting) or any(d.due <= now for d in deadlines)
+    plan = getattr(rules, "bot_plan", None)
+    if plan is None:
+        bots_due = bool(set(match.bot_seats) & set(keys) & actors)
+    else:  # a live game's bot moves when its plan says (an on-time timer wakes it otherwise)
+        plans = [plan(state, seat, _bot_rng(match, seat, new_version)) for seat in set(match.bot_seats) & actors]
+        bots_due = any(p is not None and p[1] <= now for p in plans)
+    automatic = SYSTEM in actors or bots_due or any(d.due <= now for d in deadlines)
     return Changes(fields, keys, automatic)
 
 
@@ -443,15 +450,47 @@ def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, di
     actors = rules.actors(state)
     if SYSTEM in actors:
         return SYSTEM, rules.legal_actions(state, SYSTEM)[0]
-    for seat in sorted(set(match.bot_seats) & waiting_seats(rules, state) & set(actors)):
-        action = rules.bot_action(state, seat, random.Random(f"{match.seed}:bot:{match.version}:{seat}"))
-        if action is not None:
-            return seat, action
     now = clock.now() if now is None else now
+    plan = getattr(rules, "bot_plan", None)
+    if plan is not None:  # a live game's bots act in time: each move when its plan says
+        for seat in sorted(set(match.bot_seats) & set(actors)):
+            planned = plan(state, seat, _bot_rng(match, seat))
+            if planned is not None and planned[1] <= now:
+                return seat, planned[0]
+    else:
+        for seat in sorted(set(match.bot_seats) & waiting_seats(rules, state) & set(actors)):
+            action = rules.bot_action(state, seat, _bot_rng(match, seat))
+            if action is not None:
+                return seat, action
     for deadline in sorted(rules.deadlines(state), key=lambda d: d.due):
         if deadline.due <= now:
             return SYSTEM, deadline.action
     return None
+
+
+def _bot_rng(match: Match, seat: int, version: int | None = None) -> random.Random:
+    return random.Random(f"{match.seed}:bot:{match.version if version is None else version}:{seat}")
+
+
+def next_wake(match: Match, rules: Any, state: Any) -> float | None:
+    """When a live match next has something due: its earliest deadline or a bot's planned move."""
+    if rules.outcome(state) is not None:
+        return None
+    times = [deadline.due for deadline in rules.deadlines(state)]
+    plan = getattr(rules, "bot_plan", None)
+    if plan is not None:
+        for seat in set(match.bot_seats) & rules.actors(state):
+            planned = plan(state, seat, _bot_rng(match, seat))
+            if planned is not None:
+                times.append(planned[1])
+    return min(times, default=None)
+
+
+def _arm_live_after_commit(match: Match, rules: Any, state: Any) -> None:
+    """A live game's next due time fires on time (:mod:`games.livetimers`)."""
+    if getattr(rules, "live", False):
+        wake = next_wake(match, rules, state)
+        transaction.on_commit(lambda: livetimers.arm(match.pk, wake))
 
 
 def do_advance(match_id: int, *, limit: int = 500) -> int:
@@ -563,4 +602,3 @@ def do_replace_with_bot(match_id: int, seat: int) -> None:
         _touch(match)
     _publish_after_commit(match, seats_changed=True)
     _schedule_followups_after_commit(match.pk, match.version)
-

@@ -30,6 +30,16 @@ def _fast_passwords(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_live_timers(settings: Any) -> Any:
+    """Live games' in-memory timers stay off (tests of them turn them on and wait for them)."""
+    from games import livetimers
+
+    settings.HIDEOUT_LIVE_TIMERS = False
+    yield
+    livetimers.disarm_all()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
     from games import presenter, store
 
