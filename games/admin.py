@@ -6,12 +6,12 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from . import services
+from .admin_users import ModeratedUserAdmin
 from .models import ChatMessage, Match, MatchEvent, Profile, Seat
 
 
@@ -47,8 +47,20 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("game", "status")
     search_fields = ("id", "host__email")
     readonly_fields = (
-        "game", "status", "host", "seat_count", "options", "time_limit", "invite_code", "version",
-        "chat_version", "next_deadline", "outcome", "created_at", "started_at", "finished_at",
+        "game",
+        "status",
+        "host",
+        "seat_count",
+        "options",
+        "time_limit",
+        "invite_code",
+        "version",
+        "chat_version",
+        "next_deadline",
+        "outcome",
+        "created_at",
+        "started_at",
+        "finished_at",
     )
     inlines = [SeatInline, EventInline]
     actions = ["abort_matches", "force_timeouts"]
@@ -132,13 +144,4 @@ class ProfileAdmin(admin.ModelAdmin):
 
 User = get_user_model()
 admin.site.unregister(User)
-
-
-@admin.register(User)
-class ModeratedUserAdmin(UserAdmin):
-    actions = ["deactivate_users"]
-
-    @admin.action(description=_("Deactivate the selected users"), permissions=["change"])
-    def deactivate_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        count = queryset.update(is_active=False)
-        self.message_user(request, _("Deactivated %(n)s users.") % {"n": count})
+admin.site.register(User, ModeratedUserAdmin)
