@@ -16,6 +16,7 @@ locale/zh_Hant/LC_MESSAGES/django.mo: locale/zh_Hant/LC_MESSAGES/django.po $(STA
 
 messages: locale/zh_Hant/LC_MESSAGES/django.mo
 
+run: export HIDEOUT_LOCAL_KEY ?= 1
 run: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v0
@@ -29,6 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+bench: export HIDEOUT_LOCAL_KEY ?= 1
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/load_bench.py

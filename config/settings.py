@@ -13,12 +13,19 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
+from config.secret import secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-hideout-dev-only-key-change-me-in-production")
+SECRET_KEY = secret_key(
+    env.str("SECRET_KEY", default=""),
+    debug=DEBUG,
+    local=env.bool("HIDEOUT_LOCAL_KEY", default=False),
+    local_path=Path(env.str("SECRET_KEY_FILE", default=str(BASE_DIR / ".secret_key"))),
+)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")

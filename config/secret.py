@@ -1,0 +1,54 @@
+"""Where SECRET_KEY comes from.
+
+The key signs sessions, password-reset and e-mail confirmation links, so a key anyone can read
+(the development one in this repository) lets anyone forge them. Production must set
+``SECRET_KEY``. On one's own machine (``make run``, the test suite) a random key is generated
+once and kept in a local file instead, shared by the processes started from there.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+DEVELOPMENT_KEY = "django-insecure-hideout-dev-only-key-change-me-in-production"
+
+MISSING_KEY = (
+    "SECRET_KEY is not set and DEBUG is off. Refusing to start on a key that is not secret: set the "
+    "SECRET_KEY environment variable to a long random value (for example the output of "
+    '`python -c "import secrets; print(secrets.token_urlsafe(50))"`), the same in every process '
+    "of one deployment. For a local run, `make run` keeps a generated key in .secret_key instead."
+)
+
+
+def local_key(path: Path) -> str:
+    """The key kept in ``path``, created (readable by its owner only) on first use."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if key:
+            return key
+        raise ImproperlyConfigured(f"{path} is empty; delete it to have a new local key generated.") from None
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def secret_key(configured: str, debug: bool, local: bool, local_path: Path) -> str:
+    """The configured key; with DEBUG the development key; locally a kept random one; else refuse."""
+    if configured:
+        return configured
+    if debug:
+        return DEVELOPMENT_KEY
+    if local or "pytest" in sys.modules:
+        key = local_key(local_path)
+        # Processes this one starts (the tests' daphne and Celery workers) must sign alike.
+        os.environ["SECRET_KEY"] = key
+        return key
+    raise ImproperlyConfigured(MISSING_KEY)
