@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
-from config.secret import secret_key
+from config.deployment import redis_prefix, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -117,12 +117,15 @@ HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Redis pub/sub ignores the DB number, so deployments sharing a Redis server (staging and
+# production) are kept apart by this prefix; by default it follows the DB number of REDIS_URL.
+CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="") or redis_prefix(REDIS_URL)
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
     CACHES = {"default": {"BACKEND": "games.cache.SharedRedisCache", "LOCATION": REDIS_URL}}

@@ -1,4 +1,4 @@
-"""Where SECRET_KEY comes from.
+"""What differs per deployment: where SECRET_KEY comes from, the channel-layer prefix.
 
 The key signs sessions, password-reset and e-mail confirmation links, so a key anyone can read
 (the development one in this repository) lets anyone forge them. Production must set
@@ -12,6 +12,7 @@ import os
 import secrets
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -52,3 +53,9 @@ def secret_key(configured: str, debug: bool, local: bool, local_path: Path) -> s
         os.environ["SECRET_KEY"] = key
         return key
     raise ImproperlyConfigured(MISSING_KEY)
+
+
+def redis_prefix(redis_url: str) -> str:
+    """A channel-layer prefix per Redis DB number: ``hideout-db5`` for ``redis://host:6379/5``."""
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return f"hideout-db{database}"
