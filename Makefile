@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Without SECRET_KEY, local runs use a random key kept in .secret_key (see config/deployment.py).
+export HIDEOUT_LOCAL_KEY ?= 1
 
 .PHONY: run test lint bench messages clean
 
@@ -16,7 +18,6 @@ locale/zh_Hant/LC_MESSAGES/django.mo: locale/zh_Hant/LC_MESSAGES/django.po $(STA
 
 messages: locale/zh_Hant/LC_MESSAGES/django.mo
 
-run: export HIDEOUT_LOCAL_KEY ?= 1
 run: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v0
@@ -30,7 +31,6 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-bench: export HIDEOUT_LOCAL_KEY ?= 1
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/load_bench.py

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "games.clientip.trusted_proxy_middleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -175,15 +176,28 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
 # allauth's own rate limits stay on; ACCOUNT_RATE_LIMITS=off (or empty) turns them off for test stacks.
+# Failed log-ins are counted per address + account (games.accounts), the account first so that a
+# refused attempt does not also use up the address's budget that others behind it share.
+ACCOUNT_ADAPTER = "games.accounts.AccountAdapter"
+ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {"login_failed": "5/300s/key,30/m/ip"}
 if env.str("ACCOUNT_RATE_LIMITS", default="on").strip().lower() in ("", "off", "0", "false"):
     ACCOUNT_RATE_LIMITS = False
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "lobby"
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 
-# Axes guards the admin login (allauth guards its own forms).
+# Axes guards the admin login (allauth guards its own forms): failures there only, per account
+# and address together, forgotten after the cool-off.
 AXES_FAILURE_LIMIT = 10
 AXES_ONLY_ADMIN_SITE = True
+AXES_HANDLER = "games.auth.AdminLoginAxesHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_CLIENT_IP_CALLABLE = "games.clientip.client_ip"
+
+# Addresses (or networks) of the reverse proxies whose client-address header is believed.
+TRUSTED_PROXIES = tuple(env.list("TRUSTED_PROXIES", default=[]))
+PROXY_CLIENT_HEADER = env.str("PROXY_CLIENT_HEADER", default="X-Forwarded-For")
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

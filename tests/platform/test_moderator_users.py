@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -9,13 +10,22 @@ from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def moderators_group() -> Group:
+    """The group as its migration made it (an earlier transactional test may have flushed it)."""
+    migration = importlib.import_module("games.migrations.0002_moderators_group")
+    group, _ = Group.objects.get_or_create(name="moderators")
+    for app_label, codename in migration.MODERATOR_PERMISSIONS:
+        group.permissions.add(Permission.objects.get(content_type__app_label=app_label, codename=codename))
+    return group
 
 
 @pytest.fixture
 def moderator_user(make_user: Any) -> Any:
     user = make_user("moderator", is_staff=True)
-    user.groups.add(Group.objects.get(name="moderators"))
+    user.groups.add(moderators_group())
     return user
 
 
@@ -42,7 +52,7 @@ def test_item1_moderator_cannot_make_anyone_superuser_or_grant_groups(
     moderator: Client, moderator_user: Any, make_user: Any
 ) -> None:
     player = make_user()
-    group = Group.objects.get(name="moderators")
+    group = moderators_group()
     permission = Permission.objects.get(codename="delete_user")
     for target in (player, moderator_user):
         change_user(
