@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from . import services
+from .admin_reveal import RevealForModerationMixin, is_running
 from .admin_users import ModeratedUserAdmin
 from .models import ChatMessage, Match, MatchEvent, Profile, Seat
 
@@ -42,7 +43,7 @@ class EventInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(RevealForModerationMixin, admin.ModelAdmin):
     list_display = ("id", "game", "status", "seat_count", "version", "time_limit", "next_deadline", "created_at")
     list_filter = ("game", "status")
     search_fields = ("id", "host__email")
@@ -61,6 +62,7 @@ class MatchAdmin(admin.ModelAdmin):
         "created_at",
         "started_at",
         "finished_at",
+        "reveal_link",
     )
     inlines = [SeatInline, EventInline]
     actions = ["abort_matches", "force_timeouts"]
@@ -107,6 +109,13 @@ class MatchEventAdmin(admin.ModelAdmin):
     list_display = ("match", "seq", "actor", "type", "created_at")
     list_filter = ("type", "match__game")
     readonly_fields = ("match", "seq", "actor", "type", "data", "secret", "visible_to", "created_at")
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A running match's secrets only through the logged "reveal for moderation" view.
+        fields = list(self.readonly_fields)
+        if obj is not None and is_running(obj.match):
+            fields.remove("secret")
+        return fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
