@@ -109,6 +109,10 @@ elif env.bool("DB_POOL", default=True):
         "max_size": env.int("DB_POOL_MAX", default=10),
         "timeout": env.int("DB_POOL_TIMEOUT", default=20),
     }
+    # With a pool this makes Django pass psycopg_pool's check_connection: each connection is tested
+    # as it is handed out (one round trip), so after a restart or failover of PostgreSQL the dead
+    # ones are dropped and replaced instead of costing a 500 each.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
