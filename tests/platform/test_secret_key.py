@@ -50,3 +50,11 @@ def test_item2_local_run_generates_and_keeps_a_random_key(tmp_path: Path) -> Non
 def test_item2_debug_keeps_the_development_default(tmp_path: Path) -> None:
     result = run_manage({"DEBUG": "true", "SECRET_KEY_FILE": str(tmp_path / "key")}, "check")
     assert result.returncode == 0, result.stderr
+
+
+def test_item2_check_deploy_with_the_readme_production_settings_is_clean() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "SECRET_KEY=… ALLOWED_HOSTS=example.org SECURE_SSL=true" in readme
+    key = "production-" + "x9" * 30
+    result = run_manage({**PRODUCTION, "SECRET_KEY": key}, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stdout + result.stderr
