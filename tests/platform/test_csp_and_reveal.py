@@ -62,6 +62,22 @@ def test_item14_pages_send_a_csp_and_have_nothing_inline(make_user: Any) -> None
     assert '"includeIndicatorStyles":false' in base and "css/htmx-indicator.css" in base
 
 
+def test_item14_admin_pages_keep_to_the_policy(make_user: Any, moderator: Any) -> None:
+    match, event = secret_event(make_user)
+    client = client_for(moderator)
+    for url in (
+        reverse("admin:index"),
+        reverse("admin:games_match_changelist"),
+        reverse("admin:games_match_change", args=[match.pk]),
+        reverse("admin:games_matchevent_change", args=[event.pk]),
+        reverse("admin:auth_user_changelist"),
+        reverse("admin:games_match_reveal", args=[match.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert_keeps_to_the_policy(response)
+
+
 def test_item14_bridge_race_board_keeps_to_the_policy(make_user: Any) -> None:
     host = make_user()
     match = services.do_create_match(host, "bridge_race", 3, {"mode": "standard"}, 60)
