@@ -22,7 +22,8 @@ MISSING_KEY = (
     "SECRET_KEY is not set and DEBUG is off. Refusing to start on a key that is not secret: set the "
     "SECRET_KEY environment variable to a long random value (for example the output of "
     '`python -c "import secrets; print(secrets.token_urlsafe(50))"`), the same in every process '
-    "of one deployment. For a local run, `make run` keeps a generated key in .secret_key instead."
+    "of one deployment. On your own machine, HIDEOUT_LOCAL_KEY=1 (which `make` sets) keeps a generated "
+    "key in .secret_key instead, and DEBUG=true uses the development key."
 )
 
 

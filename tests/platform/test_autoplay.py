@@ -127,3 +127,14 @@ def test_item7_fault_killed_worker_bot_moves_within_one_sweep_of_restart(make_us
         time.sleep(0.25)
     assert bots_moved(match) == 3
     print(f"bots moved {time.monotonic() - started:.1f} s after the worker was started")
+
+
+def test_item7_a_match_waiting_on_system_alone_is_swept(make_user: Any) -> None:
+    from .helpers import started_match
+
+    match, _ = started_match(make_user, time_limit=3600)
+    Match.objects.filter(pk=match.pk).update(waiting={})  # nobody but SYSTEM is waited on
+    match.refresh_from_db()
+    assert autoplay.stalled() == [(match.pk, match.version)]
+    autoplay.mark_queued(match.pk)
+    assert autoplay.stalled() == []
