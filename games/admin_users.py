@@ -23,6 +23,10 @@ MODERATOR_FIELDSETS = (
 MODERATOR_READONLY = ("username", "email", "last_login", "date_joined")
 
 
+def is_superuser(request: HttpRequest) -> bool:
+    return bool(getattr(request.user, "is_superuser", False))
+
+
 def is_privileged(user: Any) -> bool:
     return bool(user.is_staff or user.is_superuser)
 
@@ -31,27 +35,27 @@ class ModeratedUserAdmin(UserAdmin):
     actions = ["deactivate_users", "reactivate_users"]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
-        if request.user.is_superuser:
+        if is_superuser(request):
             return super().get_fieldsets(request, obj)
         return MODERATOR_FIELDSETS
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if request.user.is_superuser:
+        if is_superuser(request):
             return super().get_readonly_fields(request, obj)
         return MODERATOR_READONLY
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if not super().has_change_permission(request, obj):
             return False
-        return request.user.is_superuser or obj is None or not is_privileged(obj)
+        return is_superuser(request) or obj is None or not is_privileged(obj)
 
     def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
-        if not request.user.is_superuser:
+        if not is_superuser(request):
             raise PermissionDenied
         return super().user_change_password(request, id, form_url)
 
     def _players(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        if request.user.is_superuser:
+        if is_superuser(request):
             return queryset.exclude(pk=request.user.pk)
         return queryset.filter(is_staff=False, is_superuser=False)
 
