@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Without SECRET_KEY, local runs use a random key kept in .secret_key (see config/deployment.py).
+export HIDEOUT_LOCAL_KEY ?= 1
 
 .PHONY: run test lint bench messages clean
 

@@ -11,14 +11,22 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
+
+from config.deployment import redis_prefix, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-hideout-dev-only-key-change-me-in-production")
+SECRET_KEY = secret_key(
+    env.str("SECRET_KEY", default=""),
+    debug=DEBUG,
+    local=env.bool("HIDEOUT_LOCAL_KEY", default=False),
+    local_path=Path(env.str("SECRET_KEY_FILE", default=str(BASE_DIR / ".secret_key"))),
+)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
@@ -42,7 +50,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "games.clientip.trusted_proxy_middleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -99,6 +109,10 @@ elif env.bool("DB_POOL", default=True):
         "max_size": env.int("DB_POOL_MAX", default=10),
         "timeout": env.int("DB_POOL_TIMEOUT", default=20),
     }
+    # With a pool this makes Django pass psycopg_pool's check_connection: each connection is tested
+    # as it is handed out (one round trip), so after a restart or failover of PostgreSQL the dead
+    # ones are dropped and replaced instead of costing a 500 each.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -110,12 +124,15 @@ HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Redis pub/sub ignores the DB number, so deployments sharing a Redis server (staging and
+# production) are kept apart by this prefix; by default it follows the DB number of REDIS_URL.
+CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="") or redis_prefix(REDIS_URL)
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
     CACHES = {"default": {"BACKEND": "games.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
@@ -165,15 +182,28 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
 # allauth's own rate limits stay on; ACCOUNT_RATE_LIMITS=off (or empty) turns them off for test stacks.
+# Failed log-ins are counted per address + account (games.accounts), the account first so that a
+# refused attempt does not also use up the address's budget that others behind it share.
+ACCOUNT_ADAPTER = "games.accounts.AccountAdapter"
+ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {"login_failed": "5/300s/key,30/m/ip"}
 if env.str("ACCOUNT_RATE_LIMITS", default="on").strip().lower() in ("", "off", "0", "false"):
     ACCOUNT_RATE_LIMITS = False
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "lobby"
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 
-# Axes guards the admin login (allauth guards its own forms).
+# Axes guards the admin login (allauth guards its own forms): failures there only, per account
+# and address together, forgotten after the cool-off.
 AXES_FAILURE_LIMIT = 10
 AXES_ONLY_ADMIN_SITE = True
+AXES_HANDLER = "games.auth.AdminLoginAxesHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_CLIENT_IP_CALLABLE = "games.clientip.client_ip"
+
+# Addresses (or networks) of the reverse proxies whose client-address header is believed.
+TRUSTED_PROXIES = tuple(env.list("TRUSTED_PROXIES", default=[]))
+PROXY_CLIENT_HEADER = env.str("PROXY_CLIENT_HEADER", default="X-Forwarded-For")
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
@@ -191,7 +221,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -208,6 +238,24 @@ if SECURE_SSL:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Scripts and styles from our own files only. Inline style attributes stay allowed (style-src-attr)
+# for the per-player colours the bridge_race board sets with style="--car:…"; scripts never inline.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -6,12 +6,13 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from . import services
+from .admin_reveal import RevealForModerationMixin, is_running
+from .admin_users import ModeratedUserAdmin
 from .models import ChatMessage, Match, MatchEvent, Profile, Seat
 
 
@@ -42,13 +43,26 @@ class EventInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(RevealForModerationMixin, admin.ModelAdmin):
     list_display = ("id", "game", "status", "seat_count", "version", "time_limit", "next_deadline", "created_at")
     list_filter = ("game", "status")
     search_fields = ("id", "host__email")
     readonly_fields = (
-        "game", "status", "host", "seat_count", "options", "time_limit", "invite_code", "version",
-        "chat_version", "next_deadline", "outcome", "created_at", "started_at", "finished_at",
+        "game",
+        "status",
+        "host",
+        "seat_count",
+        "options",
+        "time_limit",
+        "invite_code",
+        "version",
+        "chat_version",
+        "next_deadline",
+        "outcome",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "reveal_link",
     )
     inlines = [SeatInline, EventInline]
     actions = ["abort_matches", "force_timeouts"]
@@ -96,6 +110,13 @@ class MatchEventAdmin(admin.ModelAdmin):
     list_filter = ("type", "match__game")
     readonly_fields = ("match", "seq", "actor", "type", "data", "secret", "visible_to", "created_at")
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A running match's secrets only through the logged "reveal for moderation" view.
+        fields = list(self.readonly_fields)
+        if obj is not None and is_running(obj.match):
+            fields.remove("secret")
+        return fields
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -132,13 +153,4 @@ class ProfileAdmin(admin.ModelAdmin):
 
 User = get_user_model()
 admin.site.unregister(User)
-
-
-@admin.register(User)
-class ModeratedUserAdmin(UserAdmin):
-    actions = ["deactivate_users"]
-
-    @admin.action(description=_("Deactivate the selected users"), permissions=["change"])
-    def deactivate_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        count = queryset.update(is_active=False)
-        self.message_user(request, _("Deactivated %(n)s users.") % {"n": count})
+admin.site.register(User, ModeratedUserAdmin)

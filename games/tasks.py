@@ -11,6 +11,7 @@ import logging
 import threading
 
 from celery import shared_task
+from celery.signals import after_task_publish, worker_ready
 from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
@@ -18,7 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import clock
+from . import autoplay, clock
 from .models import Match, Seat
 
 log = logging.getLogger(__name__)
@@ -27,10 +28,18 @@ _local = threading.local()
 ADVANCE_BATCH = 200
 
 
-@shared_task(ignore_result=True)
+after_task_publish.connect(autoplay.on_task_published, weak=False)
+worker_ready.connect(lambda **_: autoplay.note_worker_started(), weak=False)
+
+
+# Acknowledged only once done, and given back if its worker dies, so a broker that can redeliver
+# does; the sweep below covers the rest (a Redis broker redelivers only after its visibility timeout).
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True)
 def advance_match(match_id: int, version: int) -> int:
     """Run SYSTEM steps, bot moves and due time-outs of a match, one submitted action each.
 
+    ``version`` is the match's version when queued (-1: whatever it is now); if the match moved
+    on since, whoever moved it queued its own follow-up, so a duplicate or late task does nothing.
     In eager mode this runs inside the commit of the action that queued it; the thread-local guard
     turns that recursion into the loop of the outermost call.
     """
@@ -42,7 +51,9 @@ def advance_match(match_id: int, version: int) -> int:
         return 0
     running.add(match_id)
     try:
-        if not Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists():
+        active = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE)
+        current = active.values_list("version", flat=True).first()
+        if current is None or (version >= 0 and current != version):
             return 0
         made = do_advance(match_id, limit=ADVANCE_BATCH)
     finally:
@@ -54,13 +65,17 @@ def advance_match(match_id: int, version: int) -> int:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Apply the default action of every overdue decision (run by beat every few seconds)."""
+    """Queue the overdue decisions, and the bot and SYSTEM moves no task is on its way for.
+
+    Run by beat every few seconds; returns how many tasks it queued.
+    """
     overdue = Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=clock.now_datetime())
-    count = 0
-    for match_id, version in overdue.values_list("pk", "version")[:500]:
+    queued = dict(overdue.values_list("pk", "version")[:500])
+    for match_id, version in autoplay.stalled():
+        queued.setdefault(match_id, version)
+    for match_id, version in queued.items():
         advance_match.delay(match_id, version)
-        count += 1
-    return count
+    return len(queued)
 
 
 @shared_task(ignore_result=True)
@@ -102,5 +117,3 @@ def send_turn_reminder(seat: Seat) -> None:
         }
         body = render_to_string("games/email/turn_reminder.txt", context)
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
-
-

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from . import payloads, services
+from . import payloads, ratelimit, services
 from .forms import CreateMatchForm, ProfileForm
 from .models import Match, Seat
 from .presenter import ALL_PARTS, match_context, viewer_for
@@ -73,6 +73,7 @@ def match_create(request: HtmxHttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST or None, initial={"game": request.GET.get("game", "heist")})
     if request.method == "POST" and form.is_valid():
         try:
+            ratelimit.enforce("create", request.user)
             match = services.do_create_match(
                 request.user,
                 form.cleaned_data["game"],
@@ -82,6 +83,8 @@ def match_create(request: HtmxHttpRequest) -> HttpResponse:
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
+            if isinstance(exc, ratelimit.RateLimited):
+                return render(request, "games/create.html", {"form": form}, status=exc.status)
         else:
             messages.success(request, _("Match created. Send the invite link to your friends."))
             return redirect(match)
@@ -100,6 +103,7 @@ def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpR
     match = get_object_or_404(Match, pk=match_id)
     try:
         if action == "join":
+            ratelimit.enforce("join", request.user)
             services.do_join_match(match.pk, request.user)
         elif action == "leave":
             services.do_leave_match(match.pk, request.user)
@@ -210,6 +214,7 @@ def match_chat(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         to_raw = request.POST.get("to", "")
         try:
             to_seat = int(to_raw) if to_raw.strip() else None
+            ratelimit.enforce("chat", request.user)
             services.do_post_chat(match.pk, viewer.seat, request.POST.get("text", ""), to_seat)
         except ValueError:
             status, error = 400, _("Choose another player for a private message.")

@@ -1,0 +1,62 @@
+"""What differs per deployment: where SECRET_KEY comes from, the channel-layer prefix.
+
+The key signs sessions, password-reset and e-mail confirmation links, so a key anyone can read
+(the development one in this repository) lets anyone forge them. Production must set
+``SECRET_KEY``. On one's own machine (``make run``, the test suite) a random key is generated
+once and kept in a local file instead, shared by the processes started from there.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+DEVELOPMENT_KEY = "django-insecure-hideout-dev-only-key-change-me-in-production"
+
+MISSING_KEY = (
+    "SECRET_KEY is not set and DEBUG is off. Refusing to start on a key that is not secret: set the "
+    "SECRET_KEY environment variable to a long random value (for example the output of "
+    '`python -c "import secrets; print(secrets.token_urlsafe(50))"`), the same in every process '
+    "of one deployment. On your own machine, HIDEOUT_LOCAL_KEY=1 (which `make` sets) keeps a generated "
+    "key in .secret_key instead, and DEBUG=true uses the development key."
+)
+
+
+def local_key(path: Path) -> str:
+    """The key kept in ``path``, created (readable by its owner only) on first use."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if key:
+            return key
+        raise ImproperlyConfigured(f"{path} is empty; delete it to have a new local key generated.") from None
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def secret_key(configured: str, debug: bool, local: bool, local_path: Path) -> str:
+    """The configured key; with DEBUG the development key; locally a kept random one; else refuse."""
+    if configured:
+        return configured
+    if debug:
+        return DEVELOPMENT_KEY
+    if local or "pytest" in sys.modules:
+        key = local_key(local_path)
+        # Processes this one starts (the tests' daphne and Celery workers) must sign alike.
+        os.environ["SECRET_KEY"] = key
+        return key
+    raise ImproperlyConfigured(MISSING_KEY)
+
+
+def redis_prefix(redis_url: str) -> str:
+    """A channel-layer prefix per Redis DB number: ``hideout-db5`` for ``redis://host:6379/5``."""
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return f"hideout-db{database}"

@@ -1,0 +1,34 @@
+// Page behaviour that used to sit in inline handlers and scripts (kept out for the
+// Content-Security-Policy, which allows scripts from our own files only).
+(function () {
+  "use strict";
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("select[data-autosubmit]") && target.form) {
+      target.form.submit();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("input[data-select-on-click]")) {
+      target.select();
+    }
+  });
+  // The create-match form shows only the options of the chosen game.
+  function showGameOptions() {
+    var game = document.getElementById("id_game");
+    if (!game) return;
+    document.querySelectorAll("[data-game]").forEach(function (input) {
+      var field = input.closest(".field");
+      if (field) field.hidden = input.dataset.game !== game.value;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "id_game") showGameOptions();
+  });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", showGameOptions);
+  } else {
+    showGameOptions();
+  }
+})();
