@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 
 from config.wscompress import DEFLATE
 
-from . import payloads, pushes, services
+from . import payloads, pushes, ratelimit, services
 from .models import Match, Seat
 from .presenter import viewer_for
 from .pushes import seat_group, watch_group
@@ -36,18 +36,28 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     sent_version = -1  # the game version of the board my client shows (its log ends there)
     frame: tuple[int, str, dict[str, str]] | None = None  # that board: revision, shell and fragment digests
     listening: str | None = None
+    user_group: str | None = None
+    revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
 
     async def connect(self) -> None:
+        # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
+        # only an HTTP 403 to it) and stops retrying: 4401 sign in, 4404 no such match, 4429 too many.
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+        if user is None or not user.is_authenticated or not user.is_active:
+            await self._refuse(4401)
+            return
+        if await ratelimit.ahit("socket", user) is not None:
+            await self._refuse(4429)
             return
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         seat = await self._seat(user)
         if seat is False:
-            await self.close(code=4404)
+            await self._refuse(4404)
             return
+        # Every socket of a user hears when the user is deactivated or logs out (games.signals).
+        self.user_group = user_group(user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
         self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
         # A reconnecting client says which versions it already shows (?v=&c=); it gets only news.
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -58,7 +68,22 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.counted = await self._presence(+1)
         await self.push(only_if_newer=True)
 
+    async def _refuse(self, code: int) -> None:
+        await self.accept()
+        await self.close(code=code)
+
+    async def user_revoked(self, event: dict[str, Any]) -> None:
+        """My user was deactivated, or logged out of the session this socket was opened with."""
+        session = event.get("session")
+        own = getattr(self.scope.get("session"), "session_key", None)
+        if session is None or session == own:
+            self.revoked = True
+            await self.close(code=4401)
+
     async def disconnect(self, code: int) -> None:
+        if self.user_group is not None:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+            self.user_group = None
         if self.listening is not None:
             await self.channel_layer.group_discard(self.listening, self.channel_name)
             self.listening = None
@@ -76,12 +101,35 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.listening, self.channel_name)
         self.listening = wanted
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Frames that are not one small JSON object get a clear error, and the socket stays open."""
+        if self.revoked:
+            return
+        if text_data is None or len(text_data) > MAX_FRAME:
+            await self._error("That message could not be read.")
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):  # not JSON, nested too deep, or an over-long number
+            await self._error("That message could not be read.")
+            return
+        if not isinstance(content, dict):
+            await self._error("That message could not be read.")
+            return
+        await self.receive_json(content)
+
+    async def _error(self, message: str) -> None:
+        await self.send_json({"type": "error", "message": await self._gettext(message)})
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
+        if kind in ("sync", "chat") and (refusal := await ratelimit.ahit(kind, self._user())) is not None:
+            await self.send_json({"type": "error", "message": refusal})
+            return
         if kind == "sync":
             # A reconnecting client tells us what it has; anything newer is pushed at once.
-            self.sent_revision = _int(content.get("revision"), -1)
-            self.sent_chat = _int(content.get("chat_version"), -1)
+            self.sent_revision = _bounded(content.get("revision"))
+            self.sent_chat = _bounded(content.get("chat_version"))
             await self.push(only_if_newer=True)
         elif kind == "act":
             await self._act(content)
@@ -218,7 +266,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         # The seat is looked up again for every move: seats are renumbered at the start and a
         # moderator may hand one to a bot while this socket stays open.
         user = self._user()
-        seat = Seat.objects.filter(match_id=self.match_id, user=user).values_list("number", flat=True).first()
+        seat = (
+            Seat.objects.filter(match_id=self.match_id, user=user, user__is_active=True)
+            .values_list("number", flat=True)
+            .first()
+        )
         if seat is None or self.seat is None:
             with translation.override(self._language()):
                 raise services.NotAllowed(translation.gettext("Only the players of this match can act in it."))
@@ -231,16 +283,30 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is None:
             await self.send_json({"type": "error", "message": await self._gettext("Spectators cannot chat.")})
             return
-        to_seat = content.get("to")
+        to_raw, text = content.get("to"), content.get("text", "")
+        to_seat = None if to_raw in (None, "") else _bounded(to_raw, None)
         try:
-            await database_sync_to_async(services.do_post_chat)(
-                self.match_id,
-                self.seat,
-                str(content.get("text", "")),
-                _int(to_seat, None) if to_seat not in (None, "") else None,
-            )
+            if (to_raw not in (None, "") and to_seat is None) or not isinstance(text, str):
+                # As the form: a private message to nobody is refused, never posted to everyone.
+                raise services.ServiceError(await self._gettext("Choose another player for a private message."))
+            payloads.clean_text(text, 2000)
+            await self._post_chat(to_seat, text)
+        except payloads.BadPayload:
+            await self._error("That message could not be read.")
         except services.ServiceError as exc:
             await self.send_json({"type": "error", "message": exc.message})
+
+    @database_sync_to_async
+    def _post_chat(self, to_seat: int | None, text: str) -> None:
+        with translation.override(self._language()):
+            if not self._still_allowed():
+                raise services.NotAllowed(translation.gettext("Your account cannot act any more."))
+            services.do_post_chat(self.match_id, self.seat or 0, text, to_seat)
+
+    def _still_allowed(self) -> bool:
+        """The user is still active (checked against the database before anything is written)."""
+        user_model = type(self._user())
+        return bool(user_model.objects.filter(pk=self._user().pk, is_active=True).exists())
 
     @database_sync_to_async
     def _seat(self, user: Any) -> int | bool | None:
@@ -286,6 +352,24 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             rendered = pushes.render_seat(match, self.scope["user"], parts)
         self.seat = rendered.seat
         return rendered
+
+
+MAX_FRAME = 16_000  # characters: far more than any move or chat line
+
+
+def user_group(user_id: int) -> str:
+    return f"user_{user_id}"
+
+
+def _bounded(value: Any, default: Any = -1) -> Any:
+    """A small non-negative int from untrusted input (a version, a seat), else ``default``."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value if 0 <= value < 2**31 else default
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+        return int(value)
+    return default
 
 
 def _int(value: Any, default: Any) -> Any:

@@ -1,13 +1,44 @@
+import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from .models import Profile
+
+log = logging.getLogger(__name__)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
 def create_profile(sender: type, instance: Any, created: bool, **kwargs: Any) -> None:
     if created:
         Profile.objects.get_or_create(user=instance)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def close_sockets_of_deactivated_users(sender: type, instance: Any, created: bool, **kwargs: Any) -> None:
+    """A deactivated user's open sockets close at once, on every daphne (their consumers check too)."""
+    if not created and not instance.is_active:
+        user_id = instance.pk
+        transaction.on_commit(lambda: _revoke(user_id, None))
+
+
+@receiver(user_logged_out)
+def close_sockets_of_the_logged_out_session(sender: type, request: Any, user: Any, **kwargs: Any) -> None:
+    """Logging out closes the sockets opened with that session (other sessions keep theirs)."""
+    session = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and session:
+        _revoke(user.pk, session)
+
+
+def _revoke(user_id: int, session: str | None) -> None:
+    from . import broadcaster
+    from .consumers import user_group
+
+    try:
+        broadcaster.send(user_group(user_id), {"type": "user.revoked", "session": session})
+    except Exception:  # the sockets' own checks still refuse anything the user sends
+        log.exception("could not close the sockets of user %s", user_id)

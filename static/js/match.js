@@ -322,7 +322,11 @@
     };
     socket.onclose = function (event) {
       socket = null;
-      if (event.code === 4401 || event.code === 4404) return;
+      if (event.code === 4401 || event.code === 4404) {  // signed out (or deactivated), or no such match
+        status(event.code === 4401 ? (root.dataset.signedOut || "Please sign in again.") : (root.dataset.gone || "This match no longer exists."));
+        return;
+      }
+      if (event.code === 4429) retry = 6;  // too many connections: wait the longest before trying again
       status(root.dataset.offline || "Reconnecting…");
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 250 * Math.pow(2, retry));
