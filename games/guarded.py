@@ -43,8 +43,8 @@ WITH m AS (
       FROM m, jsonb_to_recordset(%(events)s::jsonb)
            AS x(seq integer, type text, data jsonb, secret jsonb, visible_to jsonb)
 ), receipt AS (
-    INSERT INTO {ActionReceipt._meta.db_table} (match_id, seat, key, version, created_at)
-    SELECT m.id, %(seat)s, %(key)s, %(new_version)s, %(at)s FROM m WHERE %(key)s::text IS NOT NULL
+    INSERT INTO {ActionReceipt._meta.db_table} (match_id, seat, key, action, version, created_at)
+    SELECT m.id, %(seat)s, %(key)s, %(action)s, %(new_version)s, %(at)s FROM m WHERE %(key)s::text IS NOT NULL
 ), seats AS (
     UPDATE {Seat._meta.db_table} AS s
        SET waiting_key = w.key,
@@ -77,6 +77,7 @@ def write(
     fields: dict[str, Any],
     waiting: dict[int, str],
     key: str | None,
+    action: str,
     at: datetime,
 ) -> Written | None:
     """Append ``events`` after ``match.version`` in one statement; ``None`` if the guard refused.
@@ -102,6 +103,7 @@ def write(
         "at": at,
         "events": json.dumps(rows),
         "key": key,
+        "action": action,
         "seat": seat,
         "seats": json.dumps([{"number": n, "key": waiting.get(n, "")} for n in range(match.seat_count)]),
     }

@@ -157,11 +157,13 @@ class ActionReceipt(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
     seat = models.SmallIntegerField()
     key = models.CharField(max_length=64)
+    action = models.CharField(max_length=40, blank=True, default="", help_text="digest of the action sent")
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["match", "key"], name="unique_action_key")]
+        # A key is the seat's own: another seat's reuse of it is a different action, not a resubmission.
+        constraints = [models.UniqueConstraint(fields=["match", "seat", "key"], name="unique_action_key_per_seat")]
 
 
 class ChatMessage(models.Model):

@@ -7,6 +7,8 @@ the match row, checks the version, decides with the engine, appends events with 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import random
 from dataclasses import dataclass, field
@@ -178,6 +180,7 @@ def do_submit_action(
     looked up only when something goes wrong (the receipt's unique key refuses the second insert,
     or the resubmission is stale or no longer legal), so a normal move costs no extra query.
     """
+    digest = action_digest(payload)
     try:
         if guarded.enabled():
             written = _submit_guarded(match_id, seat, payload, expected_version, idempotency_key, now)
@@ -186,8 +189,12 @@ def do_submit_action(
         return _submit(match_id, seat, payload, expected_version, idempotency_key, now)
     except (IntegrityError, ServiceError):
         if idempotency_key:
-            receipt = ActionReceipt.objects.filter(match_id=match_id, key=idempotency_key).first()
+            receipt = ActionReceipt.objects.filter(match_id=match_id, seat=seat, key=idempotency_key).first()
             if receipt is not None:
+                if receipt.action and receipt.action != digest:
+                    raise ServiceError(
+                        _("This key was already used for another action. Reload the board and try again."), status=409
+                    ) from None
                 return SubmitResult(version=receipt.version, duplicate=True)
         raise
 
@@ -228,7 +235,9 @@ def _submit(
         _append_events(match, seat, events)
         automatic = _after_state_change(match, rules, new_state, old_version, now)
         if idempotency_key:
-            ActionReceipt.objects.create(match=match, seat=seat, key=idempotency_key, version=match.version)
+            ActionReceipt.objects.create(
+                match=match, seat=seat, key=idempotency_key, action=action_digest(payload), version=match.version
+            )
         remember(match.pk, match.version, new_state)
         remember_row(match)
     _publish_after_commit(
@@ -281,6 +290,7 @@ def _submit_guarded(
         fields=changes.fields,
         waiting=changes.waiting,
         key=idempotency_key,
+        action=action_digest(payload),
         at=clock.now_datetime(),
     )
     if written is None:
@@ -302,6 +312,11 @@ def _submit_guarded(
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events, revision=match.revision)
+
+
+def action_digest(payload: dict[str, Any]) -> str:
+    """What a receipt remembers of the action, to tell a resubmission from a reused key."""
+    return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def engine_message(exc: EngineError) -> str:

@@ -67,3 +67,18 @@ def test_a_stale_expected_version_is_refused_on_both_paths(make_user: Any) -> No
     services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=match.version)
     with pytest.raises(services.StaleVersion):
         services.do_submit_action(match.pk, 0, {"type": "commit"}, expected_version=match.version)
+
+
+def test_item10_idempotency_keys_belong_to_their_seat(make_user: Any) -> None:
+    """Another seat's move with a key already used is its own move; the same seat reusing a key for
+    another action is refused clearly, and a true resubmission is answered, on both write paths."""
+    match, _ = started_match(make_user)
+    first = services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]}, idempotency_key="same")
+    other = services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["THUG"]}, idempotency_key="same")
+    assert not other.duplicate and other.version == first.version + 1
+    again = services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]}, idempotency_key="same")
+    assert again.duplicate and again.version == first.version
+    with pytest.raises(services.ServiceError) as refused:
+        services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["THUG"]}, idempotency_key="same")
+    assert refused.value.status == 409 and "another action" in refused.value.message
+    assert MatchEvent.objects.filter(match=match).count() == other.version
