@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db.models import F
 from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
 from config.wscompress import DEFLATE
 
@@ -106,15 +107,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.revoked:
             return
         if text_data is None or len(text_data) > MAX_FRAME:
-            await self._error("That message could not be read.")
+            await self._error(UNREADABLE)
             return
         try:
             content = json.loads(text_data)
         except (ValueError, RecursionError):  # not JSON, nested too deep, or an over-long number
-            await self._error("That message could not be read.")
+            await self._error(UNREADABLE)
             return
         if not isinstance(content, dict):
-            await self._error("That message could not be read.")
+            await self._error(UNREADABLE)
             return
         await self.receive_json(content)
 
@@ -292,7 +293,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             payloads.clean_text(text, 2000)
             await self._post_chat(to_seat, text)
         except payloads.BadPayload:
-            await self._error("That message could not be read.")
+            await self._error(UNREADABLE)
         except services.ServiceError as exc:
             await self.send_json({"type": "error", "message": exc.message})
 
@@ -355,6 +356,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
 
 MAX_FRAME = 16_000  # characters: far more than any move or chat line
+UNREADABLE = gettext_noop("That message could not be read.")
 
 
 def user_group(user_id: int) -> str:
