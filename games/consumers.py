@@ -137,7 +137,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "chat":
             await self._chat(content)
         else:
-            await self.send_json({"type": "error", "message": await self._gettext("Unknown message.")})
+            await self._error(UNKNOWN)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
@@ -282,7 +282,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _chat(self, content: dict[str, Any]) -> None:
         if self.seat is None:
-            await self.send_json({"type": "error", "message": await self._gettext("Spectators cannot chat.")})
+            await self._error(SPECTATORS_CANNOT_CHAT)
             return
         to_raw, text = content.get("to"), content.get("text", "")
         to_seat = None if to_raw in (None, "") else _bounded(to_raw, None)
@@ -357,6 +357,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
 MAX_FRAME = 16_000  # characters: far more than any move or chat line
 UNREADABLE = gettext_noop("That message could not be read.")
+UNKNOWN = gettext_noop("Unknown message.")
+SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
 
 
 def user_group(user_id: int) -> str:
