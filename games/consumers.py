@@ -17,6 +17,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth import get_user_model
 from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
@@ -306,8 +307,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     def _still_allowed(self) -> bool:
         """The user is still active (checked against the database before anything is written)."""
-        user_model = type(self._user())
-        return bool(user_model.objects.filter(pk=self._user().pk, is_active=True).exists())
+        return bool(get_user_model().objects.filter(pk=self._user().pk, is_active=True).exists())
 
     @database_sync_to_async
     def _seat(self, user: Any) -> int | bool | None:
