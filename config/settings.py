@@ -150,6 +150,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": timedelta(seconds=2)},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": timedelta(seconds=60)},
+    "sweep-presence": {"task": "games.tasks.sweep_presence", "schedule": timedelta(seconds=30)},
 }
 
 # A player with no open socket this long after their turn began gets one e-mail.

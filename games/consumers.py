@@ -11,6 +11,7 @@ through the same services as the HTTP forms; the sender gets an ``answer`` namin
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 from urllib.parse import parse_qs
@@ -24,8 +25,8 @@ from django.utils.translation import gettext_noop
 
 from config.wscompress import DEFLATE
 
-from . import payloads, pushes, ratelimit, services
-from .models import Match, Seat
+from . import payloads, presence, pushes, ratelimit, services
+from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import seat_group, watch_group
 
@@ -39,6 +40,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     frame: tuple[int, str, dict[str, str]] | None = None  # that board: revision, shell and fragment digests
     listening: str | None = None
     user_group: str | None = None
+    heartbeat: asyncio.Future[None] | None = None
     revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
 
@@ -68,6 +70,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._listen()
         await self.accept()
         self.counted = await self._presence(+1)
+        self.heartbeat = asyncio.ensure_future(self._heartbeat())
         await self.push(only_if_newer=True)
 
     async def _refuse(self, code: int) -> None:
@@ -83,6 +86,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4401)
 
     async def disconnect(self, code: int) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            self.heartbeat = None
         if self.user_group is not None:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
             self.user_group = None
@@ -319,11 +325,27 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     @database_sync_to_async
     def _presence(self, delta: int) -> bool:
         # By user, not seat number: seats are renumbered when the match starts.
-        return bool(
-            Seat.objects.filter(match_id=self.match_id, user=self._user()).update(
+        user = self._user()
+        counted = bool(
+            Seat.objects.filter(match_id=self.match_id, user=user).update(
                 open_sockets=F("open_sockets") + delta, last_seen=timezone.now()
             )
         )
+        if delta > 0 and counted:
+            Presence.objects.update_or_create(
+                channel_name=self.channel_name,
+                defaults={"match_id": self.match_id, "user": user, "seen_at": timezone.now()},
+            )
+        elif delta < 0:
+            Presence.objects.filter(channel_name=self.channel_name).delete()
+        return counted
+
+    async def _heartbeat(self) -> None:
+        """Keep my presence record fresh while I live (see :class:`games.models.Presence`)."""
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            if self.counted:
+                await database_sync_to_async(presence.refresh)(self.channel_name)
 
     @database_sync_to_async
     def _gettext(self, message: str) -> str:

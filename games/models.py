@@ -190,3 +190,17 @@ class ChatMessage(models.Model):
         return seat is not None and seat in (self.seat, self.to_seat)
 
 
+
+
+class Presence(models.Model):
+    """One open socket of a user in a match, refreshed by a heartbeat while the socket lives.
+
+    ``Seat.open_sockets`` is kept equal to the number of fresh records by the presence sweep, so a
+    socket that died without saying so (a killed daphne, a crashed consumer) stops counting once
+    its record goes stale, and its player gets turn reminders again.
+    """
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField(db_index=True)

@@ -79,8 +79,17 @@ def sweep_deadlines() -> int:
 
 
 @shared_task(ignore_result=True)
+def sweep_presence() -> int:
+    """Forget sockets that stopped beating and recount each seat's open sockets (games.presence)."""
+    from . import presence
+
+    return presence.sweep()
+
+
+@shared_task(ignore_result=True)
 def sweep_reminders() -> int:
     """E-mail players whose turn has waited with no open socket; one e-mail per turn at most."""
+    sweep_presence()  # who has a page open, counting only sockets that still beat
     cutoff = clock.now_datetime() - settings.REMINDER_AFTER
     due = Seat.objects.filter(
         match__status=Match.Status.ACTIVE,

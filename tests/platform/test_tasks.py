@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 
 from games import clock, services, tasks
-from games.models import Match, MatchEvent, Seat
+from games.models import Match, MatchEvent, Presence, Seat
 
 from .helpers import started_match, state_of
 
@@ -84,8 +84,10 @@ def test_reminder_respects_preference_and_open_sockets(make_user: Any, later: An
     match, by_seat = started_match(make_user, time_limit=86400)
     by_seat[0].profile.email_reminders = False
     by_seat[0].profile.save()
-    Seat.objects.filter(match=match, number=1).update(open_sockets=1)
     later(11 * 60)
+    # Seat 1 has a page open: a socket that still beats (games.presence).
+    Presence.objects.create(channel_name="page-1", match=match, user=by_seat[1], seen_at=clock.now_datetime())
+    Seat.objects.filter(match=match, number=1).update(open_sockets=1)
     assert tasks.sweep_reminders() == 2
     recipients = {m.to[0] for m in mail.outbox}
     assert by_seat[0].email not in recipients and by_seat[1].email not in recipients

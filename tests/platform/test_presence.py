@@ -1,0 +1,56 @@
+"""Issue 9, item 5: who has a page open survives restarts and crashes (presence by heartbeat)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core import mail
+
+from games import clock, presence, tasks
+from games.models import Presence, Seat
+
+from .helpers import started_match
+from .test_consumers import connect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_item5_a_socket_that_died_without_closing_stops_counting(
+    make_user: Any, monkeypatch: Any, settings: Any
+) -> None:
+    """A daphne killed (or a consumer crashed) leaves a count and a record behind; once the record
+    stops beating, the sweep recounts the seat and its player gets turn reminders again."""
+    settings.REMINDER_AFTER = timedelta(minutes=10)
+    match, by_seat = started_match(make_user, time_limit=86400)
+    for number, user in by_seat.items():  # every player had a page open when their daphne died
+        Presence.objects.create(channel_name=f"dead-{number}", match=match, user=user, seen_at=clock.now_datetime())
+    Seat.objects.filter(match=match).update(open_sockets=1)
+    assert tasks.sweep_reminders() == 0
+    real = clock.now
+    monkeypatch.setattr(clock, "now", lambda: real() + 11 * 60)
+    assert tasks.sweep_reminders() == match.seat_count  # nobody's socket beats any more
+    assert not Presence.objects.filter(match=match).exists()
+    assert set(Seat.objects.filter(match=match).values_list("open_sockets", flat=True)) == {0}
+    assert len(mail.outbox) == match.seat_count
+
+
+@pytest.mark.asyncio
+async def test_item5_a_live_socket_keeps_its_presence_by_heartbeat(make_user: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    socket = await connect(by_seat[1], match.pk)
+    old = clock.now_datetime() - timedelta(seconds=presence.STALE_SECONDS * 2)
+    await sync_to_async(Presence.objects.filter(match=match).update)(seen_at=old)
+    await asyncio.sleep(0.3)  # a few heartbeats
+    await sync_to_async(presence.sweep)()
+    seat = await sync_to_async(Seat.objects.get)(match=match, number=1)
+    assert seat.open_sockets == 1, "a socket that beats keeps counting"
+    assert await sync_to_async(Presence.objects.filter(match=match).count)() == 1
+    await socket.disconnect()
+    assert not await sync_to_async(Presence.objects.filter(match=match).exists)()
+    seat = await sync_to_async(Seat.objects.get)(match=match, number=1)
+    assert seat.open_sockets == 0
