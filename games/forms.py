@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from .engines.registry import available, get_rules
 from .models import Profile
 
+MAX_TIME_LIMIT = 365 * 86400  # seconds; also far below the column's limit (2**31)
 TIME_UNITS = [("seconds", _("seconds (live)")), ("minutes", _("minutes (live)")), ("days", _("days (correspondence)"))]
 UNIT_SECONDS = {"seconds": 1, "minutes": 60, "days": 86400}
 
@@ -53,6 +54,8 @@ class CreateMatchForm(forms.Form):
             data["time_limit"] = amount * UNIT_SECONDS[unit]
             if data["time_limit"] < 10:
                 self.add_error("time_amount", _("The time limit must be at least 10 seconds."))
+            elif data["time_limit"] > MAX_TIME_LIMIT:
+                self.add_error("time_amount", _("The time limit can be at most 365 days."))
         return data
 
     def engine_options(self) -> dict[str, Any]:

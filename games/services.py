@@ -76,6 +76,8 @@ def do_create_match(user: Any, game: str, seat_count: int, options: dict[str, An
         )
     if time_limit < 10:
         raise ServiceError(_("The time limit must be at least 10 seconds."))
+    if time_limit > 365 * 86400:
+        raise ServiceError(_("The time limit can be at most 365 days."))
     with transaction.atomic():
         match = Match.objects.create(
             game=game, host=user, seat_count=seat_count, options=options, time_limit=time_limit

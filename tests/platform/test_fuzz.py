@@ -127,3 +127,15 @@ def test_item4_hostile_posts_get_4xx_and_change_nothing(make_user: Any) -> None:
     assert MatchEvent.objects.filter(match=match).count() == events
     assert Match.objects.count() == matches
     assert all("\x00" not in m.text for m in ChatMessage.objects.filter(match=match))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_item4_a_time_limit_that_would_overflow_the_column_is_refused(make_user: Any) -> None:
+    client = Client()
+    client.force_login(make_user())
+    before = Match.objects.count()
+    data = {"game": "heist", "seats": "4", "time_amount": "100000", "time_unit": "days"}
+    response = client.post(reverse("match_create"), data)
+    assert response.status_code == 400
+    assert "at most 365 days" in response.content.decode()
+    assert Match.objects.count() == before
