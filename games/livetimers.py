@@ -18,7 +18,7 @@ import logging
 import threading
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import connections
 
 from . import clock
 
@@ -68,7 +68,7 @@ def _fire(match_id: int) -> None:
     except Exception:
         log.exception("live timer of match %s failed", match_id)
     finally:
-        close_old_connections()
+        connections.close_all()  # this thread's own connections: the thread ends here
 
 
 def disarm_all() -> None:
