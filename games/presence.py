@@ -15,7 +15,7 @@ from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Valu
 from django.db.models.functions import Coalesce
 
 from . import clock
-from .models import Match, Presence, Seat
+from .models import Presence, Seat
 
 HEARTBEAT_SECONDS = 30.0
 STALE_SECONDS = 90.0
@@ -34,7 +34,10 @@ def sweep() -> int:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    live = Seat.objects.filter(match__status__in=(Match.Status.LOBBY, Match.Status.ACTIVE), user__isnull=False)
+    # Seats that count a socket, or whose match has a record: few, whatever the matches' status.
+    live = Seat.objects.filter(user__isnull=False).filter(
+        ~Q(open_sockets=0) | Q(match_id__in=Presence.objects.values("match_id"))
+    )
     counted = live.annotate(fresh=Coalesce(Subquery(fresh, output_field=IntegerField()), Value(0)))
     corrected = 0
     for seat_id, number in counted.filter(~Q(open_sockets=F("fresh"))).values_list("pk", "fresh"):

@@ -79,6 +79,26 @@ def final(match_id: int) -> dict[str, Any]:
     }
 
 
+def presence(match_id: int) -> dict[str, Any]:
+    """Each seat's open-socket count, before and after a presence sweep run as if the records left by
+    sockets that stopped beating had gone stale (issue 9, item 5)."""
+    from games import clock
+    from games import presence as presence_module
+    from games.models import Seat
+
+    def counts() -> dict[int, int]:
+        return dict(Seat.objects.filter(match_id=match_id).values_list("number", "open_sockets"))
+
+    before = counts()
+    real = clock.now
+    clock.now = lambda: real() + presence_module.STALE_SECONDS + 1  # as if 90 s passed
+    try:
+        presence_module.sweep()
+    finally:
+        clock.now = real
+    return {"before": before, "after": counts()}
+
+
 def main() -> None:
     django.setup()
     for line in sys.stdin:
@@ -87,6 +107,8 @@ def main() -> None:
             answer = setup()
         elif command["cmd"] == "decide":
             answer = decide(command["match"])
+        elif command["cmd"] == "presence":
+            answer = presence(command["match"])
         else:
             answer = final(command["match"])
         print(json.dumps(answer), flush=True)

@@ -303,6 +303,15 @@ def test_item15_topology_survives_a_daphne_killed_mid_match(stack: dict[str, Any
             time.sleep(0.2)
         seen = {seat: p.sock.revision if p.sock else None for seat, p in players.items()}
         assert all(r == result["revision"] for r in seen.values()), f"pushes lost: {seen} vs {result['revision']}"
+        # Every page closes; the killed daphne's sockets never said goodbye. Their counts linger
+        # until their presence records go stale, then the sweep puts every seat back at zero.
+        for player in players.values():
+            if player.sock is not None:
+                player.sock.close()
+        time.sleep(1.0)
+        counts = referee.ask(cmd="presence", match=match_id)
+        assert any(n > 0 for n in counts["before"].values()), f"no socket was left counted: {counts}"
+        assert set(counts["after"].values()) == {0}, f"presence after the sweep: {counts}"
         print(
             f"{len(accepted)} moves, daphne killed after {killed_at}, reconnects "
             f"{ {s: p.reconnects for s, p in players.items()} }"
