@@ -9,6 +9,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from games import ratelimit
 from games.models import ChatMessage, MatchEvent
 
 from .helpers import started_match
@@ -109,7 +110,10 @@ async def test_item4_binary_frames_and_huge_sync_numbers_change_nothing(make_use
     await socket.disconnect()
 
 
-async def test_item9_sync_and_chat_floods_are_limited_with_a_message(make_user: Any, settings: Any) -> None:
+async def test_item9_sync_and_chat_floods_are_limited_with_a_message(
+    make_user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ratelimit, "clock", lambda: 1_000_020.0)  # one window, however slow the run
     settings.HIDEOUT_RATE_LIMITS = {"sync": "2/60", "chat": "2/60"}
     match, by_seat = await sync_to_async(started_match)(make_user)
     socket = await connect(by_seat[0], match.pk)
@@ -126,7 +130,10 @@ async def test_item9_sync_and_chat_floods_are_limited_with_a_message(make_user: 
     await socket.disconnect()
 
 
-async def test_item9_too_many_new_sockets_are_refused_with_4429(make_user: Any, settings: Any) -> None:
+async def test_item9_too_many_new_sockets_are_refused_with_4429(
+    make_user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ratelimit, "clock", lambda: 2_000_020.0)  # one window, however slow the run
     settings.HIDEOUT_RATE_LIMITS = {"socket": "2/60"}
     match, by_seat = await sync_to_async(started_match)(make_user)
     first, second = await connect(by_seat[0], match.pk), await connect(by_seat[0], match.pk)
