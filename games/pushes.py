@@ -65,6 +65,12 @@ def _keep(key: tuple[Any, ...], html: str) -> None:
             _rendered.popitem(last=False)
 
 
+def forget_rendered() -> None:
+    """Drop every board this process kept (tests start from nothing: their match ids repeat)."""
+    with _rendered_lock:
+        _rendered.clear()
+
+
 def rendered_board(match_id: int, revision: int, user_id: int, language: str) -> str | None:
     """The board partial this process rendered for ``user_id`` at ``revision``, if it still has it."""
     with _rendered_lock:

@@ -41,13 +41,18 @@ def _no_live_timers(settings: Any) -> Any:
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
-    from games import presenter, store
+    from games import presenter, pushes, store
+    from games.templatetags.hideout import forget_shared
 
     store.forget_all()
     presenter.forget_log_cache()
+    forget_shared()
+    pushes.forget_rendered()
     yield
     store.forget_all()
     presenter.forget_log_cache()
+    forget_shared()
+    pushes.forget_rendered()
 
 
 @pytest.fixture

@@ -147,7 +147,8 @@ class SharedNode(template.Node):
         from games.presenter import public_context
 
         match = context["match"]
-        key = (match.pk, match.revision, translation.get_language(), self.name)
+        # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
+        key = (match.pk, match.seed, match.revision, translation.get_language(), self.name)
         with _shared_lock:
             html = _shared.get(key)
         if html is None:
@@ -157,6 +158,12 @@ class SharedNode(template.Node):
                 while len(_shared) > _SHARED_SIZE:
                     _shared.popitem(last=False)
         return html
+
+
+def forget_shared() -> None:
+    """Drop every shared fragment kept in this process (tests start from nothing)."""
+    with _shared_lock:
+        _shared.clear()
 
 
 @register.tag("shared")
