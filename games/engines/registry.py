@@ -20,7 +20,7 @@ ENGINES: dict[str, str] = {
     "police_alarm": "games.engines.police_alarm:RULES",
 }
 
-GAMES: tuple[str, ...] = ("heist", "bridge_race")
+GAMES: tuple[str, ...] = ("heist", "bridge_race", "dirty_money")
 """Slugs offered on the site."""
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import translation
 
 from games import pushes, services
 from games.engines.base import SYSTEM
@@ -48,7 +49,9 @@ async def drain(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
 
 def fresh(match_id: int, user: Any) -> tuple[str, str]:
     match = Match.objects.get(pk=match_id)
-    rendered = pushes.render_seat(match, user, {"board", "log"})
+    # In the viewer's language, as the socket renders it (a thread may still hold an earlier test's).
+    with translation.override(pushes.user_language(user)):
+        rendered = pushes.render_seat(match, user, {"board", "log"})
     html = rendered.board_html() + rendered.log_html
     return _section(html, "board"), _section(html, "log")
 
@@ -80,7 +83,9 @@ def random_move(match_id: int, rng: random.Random) -> bool:
     return True
 
 
-@pytest.mark.parametrize(("game", "players", "moves", "seed"), [("heist", 4, 40, 1), ("bridge_race", 3, 25, 2)])
+@pytest.mark.parametrize(
+    ("game", "players", "moves", "seed"), [("heist", 4, 40, 1), ("bridge_race", 3, 25, 2), ("dirty_money", 3, 40, 3)]
+)
 async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
     make_user: Any, game: str, players: int, moves: int, seed: int
 ) -> None:

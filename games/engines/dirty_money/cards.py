@@ -277,13 +277,14 @@ def value_to(card: str, villain: str) -> int:
     return printed_value(card)
 
 
+SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$", "YEN": "¥", CRYPTO: "Ƀ"}  # Ƀ: in more fonts than ₿
+
+
 def card_label(card: str) -> str:
-    """A short English label for a money card (used by ``terms``)."""
+    """A short label for a money card (used by ``terms``): "€5", "¥7☠" (dirty: the skull of 2.6), in no language."""
     if is_action(card):
         return ACTION_NAMES[action_kind(card)]
-    cur = currency(card)
-    symbol = {"EUR": "€", "USD": "$", "YEN": "¥", "CRY": "₿"}[cur]
-    return f"{symbol}{printed_value(card)}" + (" (dirty)" if is_dirty(card) else "")
+    return f"{SYMBOLS[currency(card)]}{printed_value(card)}" + ("☠" if is_dirty(card) else "")
 
 
 TERMS: dict[str, str] = {}

@@ -21,6 +21,7 @@ from .cards import (
     REGIONS,
     VIRTUAL,
     is_action,
+    value_to,
 )
 from .state import ACTIONS, BEAR_CHOICE, CHOOSE, END, LAUNDER, LAUNDER_DISCARD, LOCATION, OVER, PLAY, State
 
@@ -145,9 +146,15 @@ def _row_dealt(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
     return replace(s, rows=_set(s.rows, i, (*s.rows[i], s.deck[0])), deck=s.deck[1:])
 
 
+def _money_held(s: State) -> tuple[int, ...]:
+    """Each seat's money in hand at its own values (R-3), for the end-of-game chart (derived, not a rule)."""
+    return tuple(sum(value_to(c, s.villains[p]) for c in s.hands[p] if not is_action(c)) for p in range(s.players))
+
+
 def _round_started(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
     s = _turn_reset(s)
-    return replace(s, phase=PLAY, round=d["round"], order=tuple(d["order"]), turn=0, round_gains=0)
+    history = (*s.history, _money_held(s))
+    return replace(s, phase=PLAY, round=d["round"], order=tuple(d["order"]), turn=0, round_gains=0, history=history)
 
 
 def _location_chosen(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
@@ -344,6 +351,7 @@ def _game_scored(s: State, d: dict[str, Any], x: dict[str, Any]) -> State:
         phase=OVER,
         result=(tuple(d["totals"]), tuple(d["ranks"]), tuple(d["winners"])),
         trim=(),
+        history=(*s.history, _money_held(s)),
     )
 
 

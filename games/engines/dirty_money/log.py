@@ -11,10 +11,11 @@ from ..base import gettext_noop as _
 Lines = list[LogLine]
 
 
-def _cards(cards: Any) -> str:
+def _cards(cards: Any) -> list[str]:
+    """Card ids as a list: the web layer shows each by its translated name (``terms``)."""
     if not isinstance(cards, list | tuple):
-        return ""
-    return ", ".join(str(c) for c in cards)
+        return []
+    return [str(c) for c in cards]
 
 
 def _started(d: Mapping[str, Any], x: Mapping[str, Any]) -> Lines:

@@ -580,7 +580,7 @@ KIND_OF_TYPE: dict[str, str] = {
 
 class DirtyMoneyRules(GenericRules[State]):
     slug = "dirty_money"
-    name = "Dirty Money"
+    name = _("Dirty Money")
     min_players = 2
     max_players = 5
     options: tuple[Option, ...] = (

@@ -74,6 +74,7 @@ class State:
     round_gains: int = 0  # placements gained this round (for the stalled-game end, see rules.stalled)
     # the end
     result: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())  # scores, ranks, winners
+    history: tuple[tuple[int, ...], ...] = ()  # money in each hand (R-3 values) as each round began, and at the end
 
     # -- derived ---------------------------------------------------------------------------------
 
@@ -138,6 +139,7 @@ _DEPTH: dict[str, int] = {
     "pending": 1,
     "trim": 1,
     "result": 2,
+    "history": 2,
 }
 
 

@@ -98,6 +98,7 @@ def view(
     if over:  # every hand is revealed; the scoring components
         out["hands"] = [sorted(h) for h in state.hands]
         out["scores"] = final_scores(state)
+        out["money_history"] = [list(h) for h in state.history]
     return out
 
 

@@ -1,0 +1,425 @@
+"""dirty_money's table: the engine's view (section 8) turned into what its board template draws.
+
+Everything here starts from ``view`` (already filtered for the seat) and ``legal``; a card id the
+seat may not see cannot reach the template because it is not in the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games.engines.dirty_money import cards as C
+from games.engines.dirty_money.payment import cheapest_payment
+
+SYMBOL = C.SYMBOLS
+CURRENCY_NAMES = {
+    "EUR": gettext_noop("Euro"),
+    "USD": gettext_noop("US dollar"),
+    "YEN": gettext_noop("Yen"),
+    "CRY": gettext_noop("Crypto"),
+}
+REGION_FLAG = {"EU": "EU", "US": "US", "JP": "JP"}
+
+_TYPE_HELP = {
+    C.ART: gettext_noop(
+        "No effect during play. At the end your Art cards score together in sets of up to five: 2, 5, 9, 14, 20."
+    ),
+    C.GALLERY: gettext_noop(
+        "Each time you buy an Art card, each Gallery you already own lets you draw a card from the money deck."
+    ),
+    C.EXCHANGE: gettext_noop("Placements of the same region cost you 1 less. Several exchanges add up."),
+    C.CASINO: gettext_noop(
+        "Each time you buy a placement of the same region, a token goes under this Casino: 1 point each."
+    ),
+    C.ACCOUNTING: gettext_noop("Each time you resolve an Audit, a token goes under this firm: 2 points each."),
+    C.RESTAURANT: gettext_noop("At the end, 1 point for each placement you own of the same region, itself included."),
+    C.CHARITY: gettext_noop("At the end, before blacklist penalties, removes up to 2 of your blacklist points."),
+    C.REMITTANCE: gettext_noop(
+        "At the end, 3 points for each set of one Europe, one USA and one Japan placement you own."
+    ),
+    C.LAW: gettext_noop("Each time you resolve an Inspect, a token goes under this firm: 2 points each."),
+    C.BANK: gettext_noop("Your hand limit is 1 higher. At the end, 1 point for each money card in your hand."),
+    C.REAL_ESTATE: gettext_noop("No effect: only its points."),
+}
+
+_ACTION_HELP = {
+    C.INSLR: gettext_noop(
+        "1 random card from your left neighbour, then 1 from your right (2 from your opponent in a "
+        "two-player game). Dirty cards found are yours and their owner gains a blacklist point."
+    ),
+    C.INS2: gettext_noop(
+        "Choose another player: 2 random cards from their hand. Dirty cards found are yours and their "
+        "owner gains a blacklist point."
+    ),
+    C.INSALL: gettext_noop(
+        "1 random card from every other player. Dirty cards found are yours and their owners gain blacklist points."
+    ),
+    C.AUDTOP: gettext_noop(
+        "Every other player shows their hand; whoever holds the most dirty cards (at least 1) gains a blacklist point."
+    ),
+    C.AUD2: gettext_noop(
+        "Every other player shows their hand; each one holding 2 or more dirty cards gains a blacklist point."
+    ),
+    C.AUD3: gettext_noop(
+        "Every other player shows their hand; each one holding 3 or more dirty cards gains a blacklist point."
+    ),
+    C.TRADE: gettext_noop("Look at another player's hand, then swap one of their cards for one of yours."),
+    C.BRIBE: gettext_noop("Remove 1 of your blacklist points."),
+}
+
+_VILLAIN_HELP = {
+    C.LAUNDERER: gettext_noop("At the end of your turn you may draw a money card, then discard one."),
+    C.RAT: gettext_noop("Each payment that overpays by 2 or more earns an overpay token: 1 point each."),
+    C.FOX: gettext_noop("Your crypto is worth 5 instead of 3."),
+    C.BEAR: gettext_noop("A private stock of 3 placements at the Banana Republic that only you may buy."),
+    C.SHARK: gettext_noop("Once a turn, one money card of any currency may count as 2 in a payment."),
+}
+
+_LOCATION_HELP = {
+    C.LOC_EU: gettext_noop("Buy 1 or 2 of the Europe placements shown, paying in euros or crypto."),
+    C.LOC_US: gettext_noop("Buy 1 or 2 of the USA placements shown, paying in dollars or crypto."),
+    C.LOC_JP: gettext_noop("Buy 1 or 2 of the Japan placements shown, paying in yen or crypto."),
+    C.LOC_BR: gettext_noop(
+        "Remove 1 blacklist point and take the first-player marker (the Bear may also buy from its stock)."
+    ),
+    C.LOC_BM: gettext_noop("Buy 1 placement from any region's display, paying in that card's currency."),
+    C.LOC_AH: gettext_noop("Buy 1 of the three Auction House placements, paying in that card's currency."),
+}
+
+_NEXT = {
+    "choose_bear_stock": gettext_noop("Choose the three placements of your private stock by region."),
+    "choose_location": gettext_noop("Choose a location: you collect every card in its row."),
+    "blacklist_cards": gettext_noop("Too many cards in hand: choose the cards that go face down onto your blacklist."),
+    "resolve_action": gettext_noop("Resolve your action cards, one at a time, in the order you like."),
+    "trade_swap": gettext_noop("Pick the card you take and the card you give."),
+    "location_action": gettext_noop("Use the location, or end your visit."),
+    "gallery_draw": gettext_noop("Your Art Gallery lets you draw a card from the money deck."),
+    "launder": gettext_noop("Launderer: draw a money card and then discard one?"),
+    "launder_discard": gettext_noop("Launderer: discard one money card (it may be the one you drew)."),
+}
+
+_WAITING = {
+    "choose_bear_stock": gettext_noop("%(who)s chooses the Bear's private stock."),
+    "choose_location": gettext_noop("%(who)s chooses a location."),
+    "blacklist_cards": gettext_noop("%(who)s is over the hand limit and chooses cards to blacklist."),
+    "resolve_action": gettext_noop("%(who)s resolves action cards."),
+    "trade_swap": gettext_noop("%(who)s is trading."),
+    "location_action": gettext_noop("%(who)s is using the location."),
+    "gallery_draw": gettext_noop("%(who)s decides on an Art Gallery draw."),
+    "launder": gettext_noop("%(who)s decides whether to launder."),
+    "launder_discard": gettext_noop("%(who)s launders a card."),
+}
+
+
+def money_card(card: str, villain: str | None = None) -> dict[str, Any]:
+    """A money-deck card as the board draws it (a card the viewer may see)."""
+    if C.is_action(card):
+        kind = C.action_kind(card)
+        return {
+            "id": card,
+            "action": True,
+            "kind": kind.lower(),
+            "name": _(C.ACTION_NAMES[kind]),
+            "help": _(_ACTION_HELP[kind]),
+        }
+    cur = C.currency(card)
+    dirty = C.is_dirty(card)
+    worth = C.value_to(card, villain) if villain else C.printed_value(card)
+    label = f"{SYMBOL[cur]}{worth}"
+    name = _("%(currency)s %(value)s, dirty") if dirty else _("%(currency)s %(value)s")
+    return {
+        "id": card,
+        "action": False,
+        "currency": cur.lower(),
+        "symbol": SYMBOL[cur],
+        "value": worth,
+        "label": label,
+        "dirty": dirty,
+        "name": name % {"currency": _(CURRENCY_NAMES[cur]), "value": worth},
+    }
+
+
+def placement(card: str) -> dict[str, Any]:
+    p = C.PLACEMENTS[card]
+    return {
+        "id": card,
+        "name": _(p.name),
+        "region": p.region.lower(),
+        "region_name": _(C.TERMS[p.region]),
+        "type": p.type,
+        "type_name": _(C.TYPE_NAMES[p.type]),
+        "cost": p.cost,
+        "points": p.points,
+        "currency": SYMBOL[C.CURRENCY_OF[p.region]],
+        "help": _(_TYPE_HELP[p.type]),
+    }
+
+
+def villain(card: str | None) -> dict[str, Any] | None:
+    if not card:
+        return None
+    return {
+        "id": card,
+        "number": C.VILLAINS.index(card) + 1,
+        "name": _(C.VILLAIN_NAMES[card]),
+        "help": _(_VILLAIN_HELP[card]),
+    }
+
+
+def _name(names: Mapping[int, str], seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return names.get(seat, str(seat + 1))
+
+
+def _who(names: Mapping[int, str], seats: list[int]) -> str:
+    return ", ".join(_name(names, s) for s in seats)
+
+
+def _locations(view: Mapping[str, Any], legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    choosable = {a["location"]: a for a in legal if a.get("type") == "choose_location"}
+    out = []
+    for loc in view["locations"]:
+        lid = loc["id"]
+        out.append(
+            {
+                "id": lid,
+                "css": lid.lower(),
+                "name": _(C.LOCATION_NAMES[lid]),
+                "help": _(_LOCATION_HELP[lid]),
+                "row": [money_card(c) for c in loc["row"]],
+                "display": [placement(c) for c in loc["display"]],
+                "current": view.get("location") == lid,
+                "choose": choosable.get(lid),
+            }
+        )
+    return out
+
+
+def _players(view: Mapping[str, Any], names: Mapping[int, str], me: int | None) -> list[dict[str, Any]]:
+    out = []
+    for p in view["seats"]:
+        seat = p["seat"]
+        tableau = [placement(c) for c in p["tableau"]]
+        for card in tableau:
+            card["tokens"] = p["tokens"].get(card["id"], 0)
+        out.append(
+            {
+                "seat": seat,
+                "name": _name(names, seat),
+                "me": seat == me,
+                "villain": villain(p["villain"]),
+                "hand_size": p["hand_size"],
+                "hand_limit": p["hand_limit"],
+                "blacklist": p["blacklist"],
+                "tableau": tableau,
+                "placements": len(tableau),
+                "tokens": sum(p["tokens"].values()),
+                "overpay": p["overpay"],
+                "resigned": p["resigned"],
+                "turn": view.get("turn_seat") == seat,
+                "marker": view.get("marker_seat") == seat,
+                "order": view["order"].index(seat) + 1 if seat in view["order"] else None,
+            }
+        )
+    return out
+
+
+def _hand(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """My hand grouped by currency (crypto last), each group with its total at my values."""
+    values: Mapping[str, int] = view.get("hand_values", {})
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for card in view.get("hand", []):
+        entry = money_card(card)
+        entry["value"] = values.get(card, entry.get("value", 0))
+        entry["label"] = f"{entry['symbol']}{entry['value']}"
+        groups.setdefault(C.currency(card), []).append(entry)
+    out = []
+    for cur in (*C.FIATS, C.CRYPTO):
+        cards = sorted(groups.get(cur, []), key=lambda c: (c["value"], c["id"]))
+        if cards:
+            out.append(
+                {
+                    "currency": cur.lower(),
+                    "symbol": SYMBOL[cur],
+                    "name": _(CURRENCY_NAMES[cur]),
+                    "cards": cards,
+                    "total": sum(c["value"] for c in cards),
+                }
+            )
+    return out
+
+
+def _purchase(view: Mapping[str, Any], legal: list[dict[str, Any]], villain_id: str) -> dict[str, Any] | None:
+    """The payment picker: every purchase option with the cards that may pay it (R-61 to R-63, R-89)."""
+    purchase = view.get("purchase")
+    if not purchase:
+        return None
+    affordable = {tuple(a["cards"]) for a in legal if a.get("type") == "buy"}
+    values: Mapping[str, int] = view.get("hand_values", {})
+    hand = tuple(view.get("hand", []))
+    money = [c for c in sorted(hand) if not C.is_action(c)]
+    shark = bool(purchase.get("shark_available"))
+    singles: list[dict[str, Any]] = []
+    pairs: list[dict[str, Any]] = []
+    for index, option in enumerate(purchase["options"]):
+        cards = option["cards"]
+        region = C.PLACEMENTS[cards[0]].region
+        eligible = set(option["eligible"])
+        suggestion = (
+            cheapest_payment(hand, villain_id, region, option["due"], shark) if tuple(cards) in affordable else None
+        )
+        suggested = set(suggestion[0]) if suggestion else set()
+        payable = []
+        for card in money:
+            if card not in eligible and not shark:
+                continue
+            entry = money_card(card)
+            entry["value"] = values.get(card, entry["value"])
+            entry["label"] = f"{entry['symbol']}{entry['value']}"
+            entry["eligible"] = card in eligible
+            entry["checked"] = card in suggested
+            payable.append(entry)
+        item = {
+            "index": index,
+            "cards": [placement(c) for c in cards],
+            "action": {"type": "buy", "cards": cards, "mode": "combined" if len(cards) == 2 else "separate"},
+            "due": option["due"],
+            "currency": SYMBOL[option["currency"]],
+            "affordable": tuple(cards) in affordable,
+            "payable": payable,
+            "shark_card": suggestion[1] if suggestion else None,
+        }
+        (pairs if len(cards) == 2 else singles).append(item)
+    return {"singles": singles, "pairs": pairs, "shark": shark, "max_more": purchase.get("max_more", 0)}
+
+
+def _prompt(view: Mapping[str, Any], legal: list[dict[str, Any]], names: Mapping[int, str]) -> dict[str, Any]:
+    """What the seat is asked to do now, with the choices as ready-made actions."""
+    kind = view["decision"]["kind"]
+    prompt: dict[str, Any] = {"kind": kind}
+    if kind == "resolve_action":
+        choices = []
+        for a in legal:
+            card = money_card(a["card"])
+            label = card["name"]
+            if a.get("target") is not None:
+                label = _("%(card)s on %(player)s") % {"card": card["name"], "player": _name(names, a["target"])}
+            choices.append({"action": a, "label": label, "help": card["help"]})
+        prompt["choices"] = choices
+    elif kind == "trade_swap":
+        prompt["take"] = [money_card(c) for c in view.get("trade_hand", [])]
+        prompt["give"] = [money_card(c) for c in view.get("hand", [])]
+        prompt["target"] = _name(names, view.get("trade_target_seat"))
+    elif kind == "blacklist_cards":
+        me = view.get("seat")
+        excess = next((t["excess"] for t in view.get("trim", []) if t["seat"] == me), 0)
+        prompt["excess"] = excess
+        prompt["cards"] = [money_card(c) for c in view.get("hand", [])]
+    elif kind == "launder_discard":
+        prompt["cards"] = [{"action": a, "card": money_card(a["card"])} for a in legal]
+        drawn = view.get("launder_drawn")
+        prompt["drawn"] = money_card(drawn) if drawn else None
+    elif kind == "location_action":
+        prompt["banana"] = next((a for a in legal if a.get("type") == "banana_republic"), None)
+        prompt["end"] = next((a for a in legal if a.get("type") == "end_location_action"), None)
+    return prompt
+
+
+def _next_line(view: Mapping[str, Any], seat: int | None, names: Mapping[int, str]) -> str:
+    decision = view["decision"]
+    kind, seats = decision["kind"], decision["seats"]
+    if view["phase"] == "over":
+        return _("The game is over.")
+    if not kind:
+        return ""
+    if seat is not None and seat in seats and kind in _NEXT:
+        return _(_NEXT[kind])
+    return _(_WAITING.get(kind, "Waiting for %(who)s.")) % {"who": _who(names, seats)}
+
+
+def _scores(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
+    scores = view.get("scores")
+    if not scores:
+        return None
+    rows = []
+    for row in scores["players"]:
+        seat = row["seat"]
+        rows.append(
+            {
+                **row,
+                "name": _name(names, seat),
+                "rank": scores["ranks"][seat],
+                "winner": seat in scores["winners"],
+                "hand": [money_card(c) for c in row["hand"]],
+            }
+        )
+    rows.sort(key=lambda r: (r["rank"], r["seat"]))
+    tiebreak = {
+        "none": "",
+        "hand_value": _("Tied on points: the most money left in hand wins."),
+        "turn_order": _("Tied on points and money: whoever played latest in the final round wins."),
+    }[scores["tiebreak"]]
+    return {"rows": rows, "tiebreak": tiebreak}
+
+
+CHART_W, CHART_H, CHART_PAD = 320, 160, 24
+
+
+def money_chart(history: list[list[int]], names: Mapping[int, str]) -> dict[str, Any] | None:
+    """Each seat's money in hand at the start of every round and at the end, as SVG polylines."""
+    if len(history) < 2:
+        return None
+    top = max(1, max(max(h) for h in history))
+    steps = len(history) - 1
+    width, height = CHART_W - 2 * CHART_PAD, CHART_H - 2 * CHART_PAD
+    lines = []
+    for seat in range(len(history[0])):
+        points = " ".join(
+            f"{CHART_PAD + width * i / steps:.1f},{CHART_PAD + height - height * h[seat] / top:.1f}"
+            for i, h in enumerate(history)
+        )
+        lines.append({"seat": seat, "name": _name(names, seat), "points": points, "last": history[-1][seat]})
+    labels = [_("Round %(n)s") % {"n": i + 1} for i in range(steps)] + [_("End")]
+    return {"lines": lines, "top": top, "labels": labels, "width": CHART_W, "height": CHART_H}
+
+
+def board_context(
+    *,
+    view: Mapping[str, Any],
+    seat: int | None,
+    legal: list[dict[str, Any]],
+    names: Mapping[int, str],
+    finished: bool,
+) -> dict[str, Any]:
+    me = view.get("seat")
+    players = _players(view, names, me)
+    my_villain = next((p["villain"]["id"] for p in players if p["me"] and p["villain"]), "")
+    decision = view["decision"]
+    hand = _hand(view)
+    return {
+        "locations": _locations(view, legal),
+        "auction": [placement(c) for c in view.get("auction", [])],
+        "bear_stock": [placement(c) for c in view.get("bear_stock", [])],
+        "players": players,
+        "hand": hand,
+        "hand_total": sum(g["total"] for g in hand),
+        "dirty_count": view.get("dirty_count", 0),
+        "pending": [money_card(c) for c in view.get("pending", [])],
+        "discard_top": money_card(view["discard_top"]) if view.get("discard_top") else None,
+        "launder_drawn": money_card(view["launder_drawn"]) if view.get("launder_drawn") else None,
+        "trade_hand": [money_card(c) for c in view.get("trade_hand", [])],
+        "next_line": _next_line(view, me, names),
+        "my_decision": me is not None and me in decision["seats"] and bool(legal),
+        "prompt": _prompt(view, legal, names) if me is not None and legal else None,
+        "purchase": _purchase(view, legal, my_villain) if me is not None and legal else None,
+        "turn_name": _name(names, view.get("turn_seat")),
+        "marker_name": _name(names, view.get("marker_seat")),
+        "scores": _scores(view, names),
+        "chart": money_chart(view.get("money_history", []), names) if finished else None,
+        "round_label": _("Round %(n)s") % {"n": view["round"]},
+    }

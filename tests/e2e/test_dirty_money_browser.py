@@ -1,0 +1,186 @@
+"""Three people finish a Dirty Money game from a stored final-round position, through the UI only.
+
+The position (tests/e2e/data/dirty_money_late.json, written by make_dirty_money_late.py) is a
+3-player Quick Mode game where somebody owns 6 placements, two short of the end (R-95), and seat 0
+opens a round. It is loaded with ``manage.py import_match`` and the seats go to three people who signed
+up through the site. Whoever has a decision takes it in the page: a location, action cards, the
+Trade's cards, a blacklist choice, and at a region a purchase through the payment picker whenever
+one is offered (its submit button must be enabled on the payment it starts with). Every action must
+reach the other two pages over the WebSocket without a reload, and the game ends on the scoring
+table (section 6) with its chart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LiveSite, browser_unavailable
+
+_why_not = browser_unavailable()
+if _why_not:
+    pytest.skip(_why_not, allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+from .test_heist_browser import (  # noqa: E402
+    TIMEOUT,
+    Player,
+    assert_not_reloaded,
+    board_version,
+    mark_loaded,
+    new_player,
+    sign_up,
+    submit,
+    wait_board_version,
+)
+
+pytestmark = pytest.mark.e2e
+
+POSITION = Path(__file__).parent / "data" / "dirty_money_late.json"
+MAX_ACTIONS = 120
+MAX_SECONDS = 240.0
+ACTION_FORMS = "#board #dm-actions form:has(input[name=action])"
+# What a player does, by the action type of the form, in order; a purchase first when one is offered.
+PRIORITY = (
+    "buy",
+    "choose_bear_stock",
+    "choose_location",
+    "blacklist_cards",
+    "resolve_action",
+    "trade_swap",
+    "gallery_draw",
+    "launder",
+    "launder_discard",
+    "banana_republic",
+    "end_location_action",
+)
+
+
+def action_forms(page: Any) -> list[dict[str, Any]]:
+    values = page.locator(ACTION_FORMS).evaluate_all(
+        "forms => forms.map(f => f.querySelector('input[name=action]').value)"
+    )
+    return [{"index": i, "payload": json.loads(raw)} for i, raw in enumerate(values)]
+
+
+def pick(forms: list[dict[str, Any]]) -> dict[str, Any] | None:
+    for kind in PRIORITY:
+        for form in forms:
+            if form["payload"].get("type") == kind:
+                return form
+    return None
+
+
+def whose_turn(players: list[Player]) -> tuple[Player, dict[str, Any]] | None:
+    versions = [board_version(p.page) for p in players]
+    for player, version in zip(players, versions, strict=True):
+        if version < max(versions):
+            continue
+        form = pick(action_forms(player.page))
+        if form is not None:
+            return player, form
+    return None
+
+
+def load_position(site: LiveSite, players: list[Player]) -> str:
+    done = site.manage("import_match", str(POSITION), *(p.email for p in players))
+    found = re.search(r"at version (\d+): (/m/\d+/)", done.stdout)
+    assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
+    return found.group(2)
+
+
+def test_three_players_finish_a_stored_dirty_money_game(live_site: LiveSite, browser: Any) -> None:
+    run = secrets.token_hex(3)
+    players = [
+        new_player(browser, live_site, number, f"{first}_{run}@example.com")
+        for number, first in ((1, "vera"), (2, "walt"), (3, "xena"))
+    ]
+    last, actions, bought = "nothing yet", 0, 0
+    clicked: dict[str, int] = {}
+    try:
+        for player in players:
+            sign_up(live_site, player)
+        match_url = load_position(live_site, players)
+        for player in players:
+            player.page.goto(match_url)
+            expect(player.page.locator("#dm-table")).to_contain_text("Round", timeout=TIMEOUT)
+            mark_loaded(player.page)
+        expect(players[0].page.locator("#dm-next")).to_contain_text("Choose a location")
+        expect(players[0].page).to_have_title(re.compile(r"^Your turn · Dirty Money"))  # issue 10, item 6
+        expect(players[1].page).not_to_have_title(re.compile(r"^Your turn"))
+        expect(players[1].page.locator("#dm-next")).to_contain_text(f"{players[0].name} chooses a location")
+        # my hand is mine alone: the other pages show only its size
+        own = players[0].page.locator("#dm-me [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert own, "seat 1 sees no hand"
+        for other in players[1:]:
+            html = other.page.content()
+            assert not [card for card in own if f'data-card="{card}"' in html], "another page shows seat 1's hand"
+
+        started = idle_since = time.monotonic()
+        while not all(p.page.locator("#dm-final .dm-scores").count() for p in players):
+            assert actions < MAX_ACTIONS, f"no final scoring after {actions} actions; last: {last}"
+            assert time.monotonic() - started < MAX_SECONDS, f"no final scoring in time; last: {last}"
+            turn = whose_turn(players)
+            if turn is None:
+                if time.monotonic() - idle_since > TIMEOUT / 1000:
+                    raise AssertionError(f"no page offers a control for {TIMEOUT / 1000:.0f} s; last: {last}")
+                time.sleep(0.1)
+                continue
+            actor, form = turn
+            kind = str(form["payload"]["type"])
+            element = actor.page.locator(ACTION_FORMS).nth(form["index"])
+            if kind == "blacklist_cards":  # tick exactly as many cards as asked, then the button enables
+                need = int(element.get_attribute("data-exact") or "0")
+                boxes = element.locator("input[type=checkbox]")
+                for i in range(need):
+                    boxes.nth(i).check()
+            button = element.locator("button[type=submit]").first
+            if kind == "buy":
+                expect(button).to_be_enabled()  # the picker starts on a legal payment
+                summary = element.locator(".dm-paysum").inner_text()
+                assert "Paying" in summary, summary
+            last = f"{actor.name}: {json.dumps(form['payload'])}"
+            status, error = submit(actor, button)
+            actions += 1
+            clicked[kind] = clicked.get(kind, 0) + 1
+            if status == 409:
+                idle_since = time.monotonic()
+                continue
+            assert status == 200, f"{last} was refused: HTTP {status} {error!r}"
+            bought += kind == "buy"
+            idle_since = time.monotonic()
+            version = board_version(actor.page)
+            for other in players:
+                if other is not actor:
+                    wait_board_version(other.page, version)
+            for player in players:
+                assert_not_reloaded(player)
+
+        for player in players:
+            scores = player.page.locator("#dm-final .dm-scores")
+            expect(scores.get_by_role("heading", name="Final scoring")).to_be_visible(timeout=TIMEOUT)
+            expect(scores.locator("tbody tr")).to_have_count(3)
+            expect(scores.locator("svg polyline")).to_have_count(3)
+            for other in players:
+                expect(scores).to_contain_text(other.name)
+            expect(player.page.locator(ACTION_FORMS)).to_have_count(0)
+            expect(player.page).not_to_have_title(re.compile(r"^Your turn"))
+            assert_not_reloaded(player)
+            assert not player.errors, f"{player.name}'s page reported: {player.errors}"
+        print(f"\n[dirty_money e2e] {actions} actions in {time.monotonic() - started:.1f} s: {clicked}")
+        assert clicked.get("choose_location", 0) >= 3, clicked
+        assert bought >= 1, f"nobody bought through the payment picker: {clicked}"
+        live_site.check_alive()
+    except BaseException:
+        print(f"\n[dirty_money e2e] failed after {actions} actions; last: {last}")
+        raise
+    finally:
+        for player in players:
+            player.context.close()
