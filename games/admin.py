@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from . import services
+from .admin_log import EventLogMixin
 from .admin_reveal import RevealForModerationMixin, is_running
 from .admin_users import ModeratedUserAdmin
 from .models import ChatMessage, Match, MatchEvent, Profile, Seat
@@ -27,23 +28,8 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-class EventInline(admin.TabularInline):
-    model = MatchEvent
-    extra = 0
-    fields = ("seq", "actor", "type", "data", "visible_to", "created_at")
-    readonly_fields = fields
-    can_delete = False
-    ordering = ("seq",)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Match)
-class MatchAdmin(RevealForModerationMixin, admin.ModelAdmin):
+class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
     list_display = ("id", "game", "status", "seat_count", "version", "time_limit", "next_deadline", "created_at")
     list_filter = ("game", "status")
     search_fields = ("id", "host__email")
@@ -63,8 +49,9 @@ class MatchAdmin(RevealForModerationMixin, admin.ModelAdmin):
         "started_at",
         "finished_at",
         "reveal_link",
+        "event_log",
     )
-    inlines = [SeatInline, EventInline]
+    inlines = [SeatInline]
     actions = ["abort_matches", "force_timeouts"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -112,9 +99,11 @@ class MatchEventAdmin(admin.ModelAdmin):
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # A running match's secrets only through the logged "reveal for moderation" view.
+        # The raw JSON of a running match's events neither: its readable line is on the match page.
         fields = list(self.readonly_fields)
         if obj is not None and is_running(obj.match):
             fields.remove("secret")
+            fields.remove("data")
         return fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:

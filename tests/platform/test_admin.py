@@ -46,7 +46,7 @@ def test_match_list_filters_and_read_only_event_log(moderator: Client, make_user
     listing = moderator.get(reverse("admin:games_match_changelist") + "?game=heist&status=active")
     assert listing.status_code == 200 and f">{match.pk}<" in listing.content.decode()
     detail = moderator.get(reverse("admin:games_match_change", args=[match.pk]))
-    assert detail.status_code == 200 and "game_started" in detail.content.decode()
+    assert detail.status_code == 200 and 'class="event-log"' in detail.content.decode()
     event = MatchEvent.objects.filter(match=match).first()
     assert event is not None
     response = moderator.post(reverse("admin:games_matchevent_change", args=[event.pk]), {"type": "forged"})
@@ -107,3 +107,44 @@ def test_non_staff_cannot_open_the_admin(make_user: Any) -> None:
     client.force_login(make_user())
     response = client.get(reverse("admin:games_match_changelist"))
     assert response.status_code == 302
+
+
+def test_item10_the_match_page_shows_the_log_readable_and_a_page_at_a_time(moderator: Client, make_user: Any) -> None:
+    import html
+    import random
+
+    from games.admin_log import EVENTS_PER_PAGE, readable_lines
+    from games.engines.base import SYSTEM
+    from games.store import load_state, rules_for
+
+    match, _ = started_match(make_user, "bridge_race", 3)
+    rules, rng = rules_for(match), random.Random(3)
+    while match.version <= EVENTS_PER_PAGE + 5:
+        state = load_state(match)
+        seat = min(rules.actors(state))
+        action = rules.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else rules.bot_action(state, seat, rng)
+        services.do_submit_action(match.pk, seat, action)
+        match.refresh_from_db()
+    url = reverse("admin:games_match_change", args=[match.pk])
+    first = html.unescape(moderator.get(url).content.decode())
+    events = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    lines = readable_lines(match, events)
+    assert lines[0][1] in first and "<tr><td>1</td>" in first
+    assert f"<tr><td>{EVENTS_PER_PAGE + 1}</td>" not in first
+    assert '"visible_to"' not in first and '"secret"' not in first  # no raw JSON inline
+    pages = -(-len(events) // EVENTS_PER_PAGE)
+    assert f"page 1 of {pages}" in first
+    second = html.unescape(moderator.get(url + "?log_page=2").content.decode())
+    assert f"<tr><td>{EVENTS_PER_PAGE + 1}</td>" in second and "<tr><td>1</td>" not in second
+    assert lines[EVENTS_PER_PAGE][1] in second and f"page 2 of {pages}" in second
+
+
+def test_item10_a_running_matchs_event_shows_no_raw_json(moderator: Client, make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    event = MatchEvent.objects.filter(match=match).order_by("seq").first()
+    assert event is not None
+    page = moderator.get(reverse("admin:games_matchevent_change", args=[event.pk])).content.decode()
+    assert "field-data" not in page and "field-secret" not in page
+    services.do_abort_match(match.pk)
+    page = moderator.get(reverse("admin:games_matchevent_change", args=[event.pk])).content.decode()
+    assert "field-data" in page
