@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Without SECRET_KEY, local runs use a random key kept in .secret_key (see config/deployment.py).
 export HIDEOUT_LOCAL_KEY ?= 1
+# `make run PORT=8101` serves on another port; links in e-mails follow it unless SITE_URL is set.
+PORT ?= 8000
 
 .PHONY: run test lint bench messages clean
 
@@ -18,10 +20,12 @@ locale/zh_Hant/LC_MESSAGES/django.mo: locale/zh_Hant/LC_MESSAGES/django.po $(STA
 
 messages: locale/zh_Hant/LC_MESSAGES/django.mo
 
+SITE := SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)}
+
 run: $(STAMP) messages
-	$(BIN)/python manage.py migrate --noinput
+	$(SITE) $(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	HIDEOUT_DEV_BEAT=$${HIDEOUT_DEV_BEAT:-1} $(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
+	$(SITE) HIDEOUT_DEV_BEAT=$${HIDEOUT_DEV_BEAT:-1} $(BIN)/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
 test: $(STAMP) messages
 	$(BIN)/ruff check .

@@ -8,4 +8,9 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
         from . import signals  # noqa: F401
+        from .sitename import sync_site
+
+        post_migrate.connect(sync_site, sender=self)

@@ -21,7 +21,7 @@ class CreateMatchForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        cast(forms.ChoiceField, self.fields["game"]).choices = [(slug, get_rules(slug).name) for slug in available()]
+        cast(forms.ChoiceField, self.fields["game"]).choices = [(slug, _(get_rules(slug).name)) for slug in available()]
         for slug in available():
             for option in get_rules(slug).options:
                 name = f"{slug}__{option.name}"
@@ -47,7 +47,7 @@ class CreateMatchForm(forms.Form):
                 self.add_error(
                     "seats",
                     _("%(game)s needs %(min)s to %(max)s players.")
-                    % {"game": rules.name, "min": rules.min_players, "max": rules.max_players},
+                    % {"game": _(rules.name), "min": rules.min_players, "max": rules.max_players},
                 )
         amount, unit = data.get("time_amount"), data.get("time_unit")
         if amount and unit:

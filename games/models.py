@@ -66,6 +66,9 @@ class Match(models.Model):
     bot_seats = models.JSONField(default=list, blank=True, editable=False)
     waiting = models.JSONField(default=dict, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True)
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of", editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -80,6 +83,18 @@ class Match(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("match", args=[self.pk])
+
+    @property
+    def game_name(self) -> str:
+        """The game's name in the reader's language ("Bridge Race", not its slug)."""
+        from django.utils.translation import gettext
+
+        from .engines.registry import get_rules
+
+        try:
+            return gettext(get_rules(self.game).name)
+        except KeyError:
+            return self.game
 
     def invite_url(self) -> str:
         return reverse("match_invite", args=[self.invite_code])

@@ -15,6 +15,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import boards
 from .engines.base import SYSTEM, Event
@@ -198,9 +199,13 @@ def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
 
 def can_chat(match: Match, rules: Any, state: Any, seat: int | None, *, active: bool | None = None) -> bool:
     """Whether ``seat`` may chat in ``state`` (``active``: whether the match is running, if not now)."""
+    if seat is None:
+        return False
     if active is None:
+        if match.status == Match.Status.FINISHED:
+            return True  # the table talks on after the end (issue 10, item 5)
         active = match.status == Match.Status.ACTIVE
-    if seat is None or not active:
+    if not active:
         return False
     return bool(getattr(rules, "chat_allowed", lambda s, n: True)(state, seat))
 
@@ -230,7 +235,9 @@ def match_context(
         "error": error,
         "action_url": reverse("match_action", args=[match.pk]),
         "board_template": f"games/{match.game}/board.html",
-        "game_name": rules.name,
+        "game_name": _(rules.name),
+        "time_limit_text": duration_text(match.time_limit),
+        "option_rows": option_rows(match, rules) if match.status == Match.Status.LOBBY else [],
     }
     context["parts"] = parts
     if match.status in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED) and match.version > 0:
@@ -276,6 +283,33 @@ def match_context(
         s.number == viewer.seat and s.waiting_since for s in seats
     )
     return context
+
+
+def duration_text(seconds: int) -> str:
+    """A time limit for people: "2 days", "5 minutes", "45 seconds"."""
+    if seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(n)s day", "%(n)s days", n) % {"n": n}
+    if seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n}
+    if seconds % 60 == 0:
+        n = seconds // 60
+        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": n}
+    return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+
+
+def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
+    """The match's options as the create form named them: translated label and value."""
+    rows = []
+    for option in getattr(rules, "options", ()):
+        value = match.options.get(option.name, option.default)
+        if option.kind == "bool":
+            shown = _("on") if value else _("off")
+        else:
+            shown = next((_(label) for key, label in option.choices if key == value), str(value))
+        rows.append({"label": _(option.label), "value": shown})
+    return rows
 
 
 def public_context(match: Match) -> dict[str, Any]:

@@ -164,6 +164,44 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
     return match
 
 
+def do_rematch(match_id: int, user: Any) -> Match:
+    """A new match of the same game, options and players after this one ended (issue 10, item 5).
+
+    Whoever asks first hosts it; everyone else from the old table is seated in it (bots as bots)
+    and gets an e-mail with the link. Asking again, from any seat, returns the same new match.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status != Match.Status.FINISHED:
+            raise ServiceError(_("A rematch can be asked for once the match is over."), status=409)
+        seats = list(match.seats.order_by("number"))
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise NotAllowed(_("Only the players of this match can ask for a rematch."))
+        if match.rematch_id is not None:
+            return Match.objects.get(pk=match.rematch_id)
+        new = Match.objects.create(
+            game=match.game, host=user, seat_count=match.seat_count, options=match.options, time_limit=match.time_limit
+        )
+        Seat.objects.create(match=new, number=0, user=user)
+        number = 1
+        others = []
+        for seat in seats:
+            if seat.user_id == user.pk:
+                continue
+            Seat.objects.create(match=new, number=number, user=seat.user, is_bot=seat.is_bot)
+            number += 1
+            if seat.user is not None and not seat.is_bot:
+                others.append(seat.user)
+        match.rematch = new
+        match.save(update_fields=["rematch"])
+        _touch(match)
+    _publish_after_commit(match)
+    from .tasks import send_rematch_invites
+
+    transaction.on_commit(lambda: send_rematch_invites.delay(new.pk, [u.pk for u in others]))
+    return new
+
+
 # --- the write path ----------------------------------------------------------------------------
 
 

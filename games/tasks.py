@@ -121,8 +121,34 @@ def send_turn_reminder(seat: Seat) -> None:
         link = settings.SITE_URL.rstrip("/") + reverse("match", args=[seat.match_id])
         context = {"seat": seat, "match": seat.match, "link": link}
         subject = _("Hideout: it is your turn in %(game)s #%(id)s") % {
-            "game": seat.match.game,
+            "game": seat.match.game_name,
             "id": seat.match_id,
         }
         body = render_to_string("games/email/turn_reminder.txt", context)
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
+
+
+@shared_task(ignore_result=True)
+def send_rematch_invites(match_id: int, user_ids: list[int]) -> int:
+    """E-mail the rematch's link to the other players of the old table, each in their language."""
+    from django.contrib.auth import get_user_model
+
+    match = Match.objects.select_related("host").get(pk=match_id)
+    sent = 0
+    for user in get_user_model().objects.filter(pk__in=user_ids).select_related("profile"):
+        if not user.email:
+            continue
+        language = getattr(getattr(user, "profile", None), "language", None) or settings.LANGUAGE_CODE
+        with translation.override(language):
+            link = settings.SITE_URL.rstrip("/") + reverse("match", args=[match.pk])
+            profile = getattr(match.host, "profile", None)
+            host = profile.name if profile is not None else match.host.get_username()
+            subject = _("Hideout: %(host)s asks for a rematch of %(game)s") % {"host": host, "game": match.game_name}
+            body = _("%(host)s wants to play %(game)s again with you. Your seat is waiting:\n\n%(link)s\n") % {
+                "host": host,
+                "game": match.game_name,
+                "link": link,
+            }
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
+        sent += 1
+    return sent

@@ -15,4 +15,5 @@ urlpatterns = [
     path("m/<int:match_id>/action/", views.match_action, name="match_action"),
     path("m/<int:match_id>/chat/", views.match_chat, name="match_chat"),
     path("m/<int:match_id>/resign/", views.match_resign, name="match_resign"),
+    path("m/<int:match_id>/rematch/", views.match_rematch, name="match_rematch"),
 ]

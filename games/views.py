@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from . import payloads, ratelimit, services
@@ -142,6 +143,21 @@ def match_add_bot(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def match_start(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return _lobby_action(request, match_id, "start")
+
+
+@login_required
+@require_POST
+def match_rematch(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """Start a rematch (or join the one already asked for) and go to its page."""
+    get_object_or_404(Match, pk=match_id)
+    try:
+        new = services.do_rematch(match_id, signed_in(request))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("match", match_id=match_id)
+    if request.htmx:
+        return HttpResponseClientRedirect(new.get_absolute_url())
+    return redirect(new)
 
 
 @login_required

@@ -103,6 +103,18 @@
     });
     tick();
     scrollChat();
+    signalTurn();
+  }
+
+  // The tab shows when it is my turn: its title starts with "Your turn" and the icon gets a dot.
+  var plainTitle = document.title;
+  function signalTurn() {
+    var mine = !!document.querySelector("#turn .your-turn");
+    var label = root && root.dataset.yourTurn;
+    document.title = mine && label ? label + " · " + plainTitle : plainTitle;
+    var icon = document.querySelector("link[rel=icon][data-turn]");
+    if (icon) icon.href = mine ? icon.dataset.turn : icon.dataset.normal;
+    if (root) root.dataset.myTurn = mine ? "1" : "0";
   }
 
   var LOG_LINES = 60;
@@ -356,5 +368,6 @@
   setInterval(tick, 1000);
   tick();
   scrollChat();
+  signalTurn();
   connect();
 })();

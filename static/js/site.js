@@ -14,6 +14,20 @@
       target.select();
     }
   });
+  // A Copy button next to a read-only field (the invite link).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+    if (!button) return;
+    var field = document.getElementById(button.dataset.copy);
+    if (!field) return;
+    var done = function () { button.textContent = button.dataset.copied || button.textContent; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, function () { field.select(); });
+    } else {
+      field.select();
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+    }
+  });
   // The create-match form shows only the options of the chosen game.
   function showGameOptions() {
     var game = document.getElementById("id_game");

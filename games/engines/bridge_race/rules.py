@@ -94,7 +94,7 @@ MESSAGES: dict[str, str] = {
 
 class BridgeRaceRules:
     slug = "bridge_race"
-    name = "Bridge Race"
+    name = gettext_noop("Bridge Race")
     min_players = 3
     max_players = 5
     # One seat decides at a time: no action may bypass the expected-version check.

@@ -500,7 +500,7 @@ def _role(value: Any) -> str:
 
 class HeistRules(GenericRules[State]):
     slug = "heist"
-    name = "Heist"
+    name = _("Heist")
     min_players = 3
     max_players = 8
     options: tuple[Option, ...] = (

@@ -554,7 +554,7 @@ def _seat_label(i: int) -> str:
 
 class PoliceAlarmRules(GenericRules[State]):
     slug = "police_alarm"
-    name = "Police Alarm"
+    name = _("Police Alarm")
     min_players = 2
     max_players = 4
     options: tuple[Option, ...] = (

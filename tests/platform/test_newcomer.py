@@ -1,0 +1,135 @@
+"""A newcomer's screens (issue 10): readable match settings, the invite's Copy button, game names."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.presenter import duration_text
+
+pytestmark = pytest.mark.django_db
+
+
+def test_item5_the_waiting_page_shows_options_and_time_limit_in_words(make_user: Any) -> None:
+    host = make_user()
+    match = services.do_create_match(host, "dirty_money", 3, {"quick": True, "choice": False}, 7200)
+    client = Client()
+    client.force_login(host)
+    html = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert "Quick Mode: the end comes at 8 placements: <strong>on</strong>" in html
+    assert "Choice Mode: 3 face-up placements per region: <strong>off</strong>" in html
+    assert "2 hours" in html
+    assert "quick=" not in html and not re.search(r"(?<![A-Za-z0-9])True(?![A-Za-z0-9])", html)  # not in a token
+    assert 'data-copy="invite"' in html and ">Copy<" in html
+
+
+def test_item8_game_names_not_slugs_in_the_lobby(make_user: Any) -> None:
+    host = make_user()
+    services.do_create_match(host, "bridge_race", 3, {}, 60)
+    client = Client()
+    client.force_login(host)
+    html = client.get(reverse("lobby")).content.decode()
+    assert "Bridge Race #" in html and "bridge_race #" not in html
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(45, "45 seconds"), (60, "1 minute"), (5400, "90 minutes"), (3600, "1 hour"), (172800, "2 days")],
+)
+def test_item5_durations_read_as_words(seconds: int, text: str) -> None:
+    assert duration_text(seconds) == text
+
+
+def test_item9_the_site_is_named_hideout_and_follows_site_url(settings: Any) -> None:
+    from django.contrib.sites.models import Site
+
+    from games.sitename import sync_site
+
+    settings.SITE_URL = "http://127.0.0.1:8101"
+    sync_site()
+    site = Site.objects.get_current()
+    assert (site.name, site.domain) == ("Hideout", "127.0.0.1:8101")
+
+
+def test_item9_make_run_port_moves_the_server_and_site_url() -> None:
+    import subprocess
+
+    from django.conf import settings as django_settings
+
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp"}
+    dry = subprocess.run(
+        ["make", "-n", "run", "PORT=8101"], cwd=django_settings.BASE_DIR, capture_output=True, text=True, env=env
+    )
+    lines = dry.stdout.splitlines()
+    assert any("daphne -b 127.0.0.1 -p 8101 " in line and "http://127.0.0.1:8101" in line for line in lines)
+    assert any("migrate" in line and "http://127.0.0.1:8101" in line for line in lines)
+
+
+def finished_heist(make_user: Any) -> tuple[Any, dict[int, Any]]:
+    from .helpers import started_match
+
+    match, users = started_match(make_user, "heist", 3)
+    for seat in range(3):
+        match.refresh_from_db()
+        if match.status == match.Status.ACTIVE:
+            services.do_resign(match.pk, seat)
+    match.refresh_from_db()
+    assert match.status == match.Status.FINISHED
+    return match, users
+
+
+@pytest.mark.django_db(transaction=True)
+def test_item5_rematch_seats_the_same_players_in_a_new_match_and_mails_them(
+    make_user: Any, mailoutbox: list[Any]
+) -> None:
+    match, users = finished_heist(make_user)
+    asker = Client()
+    asker.force_login(users[1])
+    page = asker.get(reverse("match", args=[match.pk])).content.decode()
+    assert ">Rematch<" in page and ">Back to lobby<" in page
+    response = asker.post(reverse("match_rematch", args=[match.pk]))
+    match.refresh_from_db()
+    new = match.rematch
+    assert new is not None and response.status_code == 302 and response["Location"] == new.get_absolute_url()
+    assert new.game == "heist" and new.status == new.Status.LOBBY and new.host_id == users[1].pk
+    assert sorted(s.user_id for s in new.seats.all()) == sorted(u.pk for u in users.values())
+    assert (new.options, new.time_limit, new.seat_count) == (match.options, match.time_limit, match.seat_count)
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(u.email for n, u in users.items() if n != 1)
+    assert all(new.get_absolute_url() in m.body for m in mailoutbox)
+    other = Client()
+    other.force_login(users[2])  # asking again joins the same rematch
+    assert ">Join the rematch<" in other.get(reverse("match", args=[match.pk])).content.decode()
+    other.post(reverse("match_rematch", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.rematch_id == new.pk
+
+
+def test_item5_no_rematch_before_the_end_nor_for_a_stranger(make_user: Any) -> None:
+    from .helpers import started_match
+
+    match, users = started_match(make_user, "heist", 3)
+    client = Client()
+    client.force_login(users[0])
+    client.post(reverse("match_rematch", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.rematch_id is None
+    match, users = finished_heist(make_user)
+    stranger = Client()
+    stranger.force_login(make_user())
+    stranger.post(reverse("match_rematch", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.rematch_id is None
+
+
+def test_item5_chat_stays_open_after_the_end(make_user: Any) -> None:
+    match, users = finished_heist(make_user)
+    client = Client()
+    client.force_login(users[0])
+    assert 'id="chat-form"' in client.get(reverse("match", args=[match.pk])).content.decode()
+    client.post(reverse("match_chat", args=[match.pk]), {"text": "good game"})
+    assert "good game" in client.get(reverse("match", args=[match.pk])).content.decode()
