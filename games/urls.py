@@ -4,6 +4,8 @@ from . import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("how-to-play/", views.how_to_play_index, name="how_to_play_index"),
+    path("how-to-play/<slug:slug>/", views.how_to_play, name="how_to_play"),
     path("profile/", views.profile, name="profile"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Case, IntegerField, Q, Value, When
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -16,7 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import payloads, ratelimit, services
+from . import guides, payloads, ratelimit, services
+from .engines.registry import available, get_rules
 from .forms import CreateMatchForm, ProfileForm
 from .models import Match, Seat
 from .presenter import ALL_PARTS, match_context, viewer_for
@@ -62,6 +63,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         "open_matches": Match.objects.filter(status=Match.Status.LOBBY)
         .exclude(seats__user__pk=request.user.pk or 0)
         .prefetch_related("seats")[:30],
+        "guide_games": _game_names(),
     }
     if request.user.is_authenticated:
         context["my_matches"] = _user_matches(request.user)
@@ -275,3 +277,27 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
         response.set_cookie("django_language", form.cleaned_data["language"])
         return response
     return render(request, "games/profile.html", {"form": form})
+
+
+def _game_names() -> list[tuple[str, str]]:
+    return [(slug, _(get_rules(slug).name)) for slug in available() if slug in guides.GUIDES]
+
+
+@require_GET
+def how_to_play_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/how_to_play_index.html", {"games": _game_names()})
+
+
+@require_GET
+def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game's rules written for players, with its pieces drawn as the board draws them."""
+    if slug not in available() or slug not in guides.GUIDES:
+        raise Http404(_("No such game."))
+    context = {
+        "slug": slug,
+        "game_name": _(get_rules(slug).name),
+        "guide_template": guides.template_for(slug),
+        "games": _game_names(),
+        **guides.GUIDES[slug](),
+    }
+    return render(request, "games/how_to_play.html", context)

@@ -143,6 +143,10 @@ def money_card(card: str, villain: str | None = None) -> dict[str, Any]:
     }
 
 
+def location_help(location: str) -> str:
+    return _(_LOCATION_HELP[location])
+
+
 def placement(card: str) -> dict[str, Any]:
     p = C.PLACEMENTS[card]
     return {
@@ -190,7 +194,7 @@ def _locations(view: Mapping[str, Any], legal: list[dict[str, Any]]) -> list[dic
                 "id": lid,
                 "css": lid.lower(),
                 "name": _(C.LOCATION_NAMES[lid]),
-                "help": _(_LOCATION_HELP[lid]),
+                "help": location_help(lid),
                 "row": [money_card(c) for c in loc["row"]],
                 "display": [placement(c) for c in loc["display"]],
                 "current": view.get("location") == lid,

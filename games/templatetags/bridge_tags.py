@@ -128,9 +128,9 @@ BONUS_NAMES = {
 }
 BONUS_EFFECTS = {
     "B01": _("At game end your unused ramp sells for $700 instead of $300."),
-    "B02": _("Every SHOOT die also fires a second shot in the opposite direction."),
+    "B02": _("Every Shoot die also fires a second shot in the opposite direction."),
     "B03": _("Once per turn: damage 1 to any car on the bridge, no die needed."),
-    "B04": _("Once per turn: turn one final die (not DAMAGE) into SHOOT."),
+    "B04": _("Once per turn: turn one final die (not a Damage) into Shoot."),
     "B05": _("Pay $100 to restore 1 durability; repeatable."),
     "B06": _("Speed-limit tiles have no effect on you until your next turn."),
     "B07": _("Shots and weapons of opponents and police do not hurt you until your next turn."),
@@ -145,7 +145,7 @@ BONUS_EFFECTS = {
     "B16": _("+1 steering token and 1 extra speed adjustment."),
     "B17": _("After your 2nd reroll, 2 more rerolls of any dice."),
     "B18": _("The first car in your line of fire is forced one cell along it."),
-    "B19": _("Spend a SHOOT die: the 2 cells straight ahead take damage 2."),
+    "B19": _("Spend a Shoot die: the 2 cells straight ahead take damage 2."),
     "B20": _("The cell right behind your car takes damage 3."),
     "B21": _("Restore 2 durability."),
     "B22": _("One of your final dice counts twice."),
@@ -557,6 +557,14 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
         add(f'<g class="br-rail {kind}"><title>{escape(what)}</title>'
             f'<rect x="{x}" y="{y1}" width="{w}" height="{y2 - y1}" rx="2"/>{posts}</g>')
     return "".join(parts)
+
+
+@register.simple_tag
+def bridge_symbols() -> SafeString:
+    """The board's symbols on their own, for pages that draw single pieces (How to play)."""
+    return mark_safe(  # built from constants only
+        f'<svg class="sprite" width="0" height="0" aria-hidden="true" focusable="false"><defs>{_symbols()}</defs></svg>'
+    )
 
 
 @register.simple_tag

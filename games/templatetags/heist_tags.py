@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from .hideout import named
@@ -17,6 +19,18 @@ ROLE_NAMES = {
     "DRIVER": _("Driver"),
     "GOON": _("Goon"),
     "MASTERMIND": _("Mastermind"),
+}
+# What each role does, for tooltips and the How to play page (the rules' role table, in players' words).
+ROLE_HELP = {
+    "INFORMANT": _(
+        "Revealed first. If it is the only Informant, it gets its stake back and names a role: every "
+        "staying hand of that role is caught. If it ends up the only survivor, it pays 3M and nobody "
+        "shares the loot."
+    ),
+    "THUG": _("Always gets its stake back, even when caught. If it is the only Thug, it gains a threat card."),
+    "DRIVER": _("Collects 1M from every other surviving hand."),
+    "GOON": _("Takes 2M from the surviving Thug."),
+    "MASTERMIND": _("Adds 2M to the loot being shared."),
 }
 PHASE_NAMES = {
     "setup": _("Setting up"),
@@ -49,6 +63,21 @@ def for_offer(legal: Any, offer_id: int) -> list[dict[str, Any]]:
     return [a for a in legal or () if a.get("offer") == offer_id]
 
 
+@register.filter
+def role_tip(role: Any) -> SafeString:
+    """A role's name that explains the role on hover, focus or tap."""
+    key = str(role)
+    if key not in ROLE_NAMES:
+        return format_html("{}", role)
+    return format_html(
+        '<span class="tip role-name" tabindex="0" data-tip="{}">{}<span class="sr-only"> ({})</span></span>',
+        ROLE_HELP[key],
+        ROLE_NAMES[key],
+        ROLE_HELP[key],
+    )
+
+
 register.filter("role_name", named(ROLE_NAMES))
+register.filter("role_help", named(ROLE_HELP))
 register.filter("phase_name", named(PHASE_NAMES))
 register.filter("status_name", named(STATUS_NAMES))

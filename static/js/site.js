@@ -36,6 +36,9 @@
       var field = input.closest(".field");
       if (field) field.hidden = input.dataset.game !== game.value;
     });
+    document.querySelectorAll("[data-guide]").forEach(function (link) {
+      link.hidden = link.dataset.guide !== game.value;
+    });
   }
   document.addEventListener("change", function (event) {
     if (event.target.id === "id_game") showGameOptions();
