@@ -60,7 +60,10 @@ def seat_names(match: Match) -> dict[int, str]:
 def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
     """The event as ``seat`` may see it; once the match is over players see every secret (R-68)."""
     if finished and seat is not None and event.secret is not None:
-        return {"type": event.type, "data": event.data, "secret": event.secret}
+        shown: dict[str, Any] = {"type": event.type, "data": event.data, "secret": event.secret}
+        if seat not in event.visible_to:
+            shown["revealed"] = True  # somebody else's secret: its lines name the owner
+        return shown
     return event.for_seat(seat)
 
 
@@ -321,6 +324,15 @@ def public_context(match: Match) -> dict[str, Any]:
     return cached[1]
 
 
+def score_text(game: str, score: int) -> str:
+    """A final score in the game's own unit: 23M (heist), $1,200 (bridge_race), 41 points."""
+    if game == "heist":
+        return f"{score}M"
+    if game == "bridge_race":
+        return f"−${-score:,}" if score < 0 else f"${score:,}"
+    return ngettext("%(n)s point", "%(n)s points", abs(score)) % {"n": score}
+
+
 def standings(match: Match, names: dict[int, str]) -> list[dict[str, Any]] | None:
     if not match.outcome:
         return None
@@ -330,6 +342,7 @@ def standings(match: Match, names: dict[int, str]) -> list[dict[str, Any]] | Non
             "seat": seat,
             "name": names.get(seat, str(seat + 1)),
             "score": outcome["scores"][seat],
+            "score_text": score_text(match.game, outcome["scores"][seat]),
             "rank": outcome["ranks"][seat],
             "winner": seat in outcome["winners"],
         }

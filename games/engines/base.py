@@ -146,6 +146,15 @@ class LogLine:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+def in_third_person(lines: list[LogLine], rewrites: Mapping[str, str], seat: Any) -> list[LogLine]:
+    """Lines of a secret shown to somebody else (``"revealed"`` events, after the game): each
+    "you" message in ``rewrites`` becomes its third-person form, naming ``seat``."""
+    return [
+        LogLine(rewrites[line.message], {**line.params, "seat": seat}) if line.message in rewrites else line
+        for line in lines
+    ]
+
+
 @dataclass(frozen=True)
 class Option:
     """A match option shown on the create form."""
@@ -193,7 +202,11 @@ class Rules(Protocol[S]):
 
     def bot_action(self, state: S, seat: int, rng: random.Random) -> Action: ...
 
-    def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]: ...
+    def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]:
+        """Readable lines of one event as a seat sees it. An event whose secret is shown to a seat
+        that did not own it (everything is public once the game is over) carries ``"revealed":
+        True``: its lines must name the owner, never say "you"."""
+        ...
 
     def state_to_json(self, state: S) -> JSON: ...
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..base import LogLine
+from ..base import LogLine, in_third_person
 from ..base import gettext_noop as _
 
 Lines = list[LogLine]
@@ -288,7 +288,22 @@ RENDER: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Lines]] = {
 }
 
 
+# A secret shown to everybody after the game names its owner (never "You drew" for another seat).
+THIRD_PERSON = {
+    "Your blacklisted cards: %(cards)s.": _("%(seat)s's blacklisted cards: %(cards)s."),
+    "You drew %(card)s.": _("%(seat)s drew %(card)s."),
+}
+
+
 def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
+    lines = _log_lines(event)
+    if event.get("revealed"):
+        data = event.get("data") or {}
+        return in_third_person(lines, THIRD_PERSON, data.get("seat") if isinstance(data, Mapping) else None)
+    return lines
+
+
+def _log_lines(event: Mapping[str, Any]) -> list[LogLine]:
     render = RENDER.get(str(event.get("type")))
     if render is None:
         return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import LogLine, gettext_noop
+from ..base import LogLine, gettext_noop, in_third_person
 from .constants import ROLE_NAMES
 
 _ = gettext_noop
@@ -49,7 +49,22 @@ _EXPIRE_REASON = {
 }
 
 
+# A secret shown to everybody after the game names its owner (never "You chose" for another seat).
+THIRD_PERSON = {
+    "You chose %(roles)s.": _("%(seat)s chose %(roles)s."),
+    "Time-out: %(roles)s was picked for you.": _("Time-out: %(roles)s was picked for %(seat)s."),
+    "You saw: %(target_seat)s is the %(role)s.": _("%(seat)s saw: %(target_seat)s is the %(role)s."),
+}
+
+
 def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
+    lines = _log_lines(event)
+    if event.get("revealed"):
+        return in_third_person(lines, THIRD_PERSON, (event.get("data") or {}).get("seat"))
+    return lines
+
+
+def _log_lines(event: Mapping[str, Any]) -> list[LogLine]:
     t = event.get("type")
     d: Mapping[str, Any] = event.get("data") or {}
     secret: Mapping[str, Any] | None = event.get("secret")
