@@ -88,7 +88,13 @@
   }
 
   document.addEventListener("mouseover", function (e) { var s = hlSource(e.target); if (s) showFor(s); });
-  document.addEventListener("mouseout", function (e) { if (hlSource(e.target)) clearHl(); });
+  // Leaving a hovered control falls back to the focused one, so hover and keyboard focus agree.
+  document.addEventListener("mouseout", function (e) {
+    if (!hlSource(e.target)) return;
+    clearHl();
+    var focused = hlSource(document.activeElement);
+    if (focused) showFor(focused);
+  });
   document.addEventListener("focusin", function (e) { var s = hlSource(e.target); if (s) showFor(s); });
   document.addEventListener("focusout", function (e) { if (hlSource(e.target)) clearHl(); });
 
@@ -320,8 +326,21 @@
     if (e.target && e.target.id === "br-scroll") lastScroll = e.target.scrollTop;
   }, true);
 
+  // ---- phones: a "Your actions" button while the action panel is out of view ------------------
+  var jumpWatch = null;
+  function watchJump() {
+    var jump = $("br-jump"), side = $("br-side");
+    if (jumpWatch) { jumpWatch.disconnect(); jumpWatch = null; }
+    if (!jump || !side || !window.IntersectionObserver) return;
+    jumpWatch = new IntersectionObserver(function (entries) {
+      jump.classList.toggle("br-jump-hidden", entries[0].isIntersecting);
+    });
+    jumpWatch.observe(side);
+  }
+
   function refresh(first) {
     if (!$("br")) return;
+    watchJump();
     hoistCss();
     clearHl();
     var layer = document.querySelector(".br-targets[data-armed]");

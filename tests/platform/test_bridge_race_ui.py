@@ -139,11 +139,12 @@ def test_pages_through_a_race_show_controls_only_to_the_seat_that_acts(make_user
                 assert action_json(kind) in actor_board, (key, kind)
                 kinds.add(kind)
             assert 'id="br-actions"' in actor_board
+            assert 'id="br-jump" href="#br-side"' in actor_board  # issue 10 item 4: one tap on a phone
             for role in ("other", "watcher"):
                 board = views[role][1]
                 check_board(board, state)
                 assert action_url not in board, (key, role)
-                assert 'id="br-actions"' not in board
+                assert 'id="br-actions"' not in board and 'id="br-jump"' not in board
                 assert 'class="br-target ' not in board
             assert "You are watching this match." in views["watcher"][1]
         drive_until(match, lambda s, k=key: (s.phase, s.turn.stage if s.turn else None) != k, rng)
