@@ -69,12 +69,20 @@ def role_tip(role: Any) -> SafeString:
     key = str(role)
     if key not in ROLE_NAMES:
         return format_html("{}", role)
+    # Screen readers get the help through aria-describedby (the board's hidden role-help list),
+    # so the role's visible text stays just its name.
     return format_html(
-        '<span class="tip role-name" tabindex="0" data-tip="{}">{}<span class="sr-only"> ({})</span></span>',
+        '<span class="tip role-name" tabindex="0" data-tip="{}" aria-describedby="role-help-{}">{}</span>',
         ROLE_HELP[key],
+        key.lower(),
         ROLE_NAMES[key],
-        ROLE_HELP[key],
     )
+
+
+@register.inclusion_tag("games/heist/_role_help.html")
+def role_help_list() -> dict[str, Any]:
+    """The hidden descriptions that role names point to (once per board)."""
+    return {"roles": [(role.lower(), ROLE_HELP[role]) for role in ROLE_HELP]}
 
 
 register.filter("role_name", named(ROLE_NAMES))
