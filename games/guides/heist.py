@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.templatetags.heist_tags import ROLE_HELP, ROLE_NAMES
+from games.templatetags.heist_tags import CARD_HELP, ROLE_HELP, ROLE_NAMES
 
 REVEAL_ORDER = ("INFORMANT", "THUG", "DRIVER", "GOON", "MASTERMIND")
 # The roles each player owns by player count (the setup table of the rules).
@@ -18,8 +18,9 @@ ROLES_BY_PLAYERS = (
 
 def guide_context() -> dict[str, Any]:
     roles = [
-        {"id": role.lower(), "step": step, "name": ROLE_NAMES[role], "help": ROLE_HELP[role]}
+        {"id": role.lower(), "key": role, "step": step, "name": ROLE_NAMES[role], "help": ROLE_HELP[role]}
         for step, role in enumerate(REVEAL_ORDER, start=1)
     ]
     by_players = [(players, [ROLE_NAMES[r] for r in owned]) for players, owned in ROLES_BY_PLAYERS]
-    return {"roles": roles, "roles_by_players": by_players}
+    example_loot = {"total": 10, "stake": 1, "bonus": "DRIVER"}
+    return {"roles": roles, "roles_by_players": by_players, "example_loot": example_loot, "card_help": CARD_HELP}

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games.engines.heist.constants import LOOT
 
 from .hideout import named
 
@@ -89,3 +92,129 @@ register.filter("role_name", named(ROLE_NAMES))
 register.filter("role_help", named(ROLE_HELP))
 register.filter("phase_name", named(PHASE_NAMES))
 register.filter("status_name", named(STATUS_NAMES))
+
+
+# --- cards (issue 10, item 3): every card is drawn the same way on the board and the How to play page.
+# The art is an SVG sprite (games/heist/_card_art.html) included once per page; a card names what
+# it is in words too, so colour and picture are never the only signal.
+
+RESULT_NAMES = {"survived": _("got away"), "eliminated": _("caught")}
+CARD_HELP = {
+    "loot": _("The loot card: what this heist is worth, the stake every hand pays, and the bonus role."),
+    "threat": _("A threat card: during a negotiation, spend it to look at another player's secret role."),
+    "boss": _(
+        "The boss card: once per heist the boss may call a roll call, and later prompt a player or call the heist."
+    ),
+    "back": _("A face-down card: a role nobody else can see yet."),
+}
+
+
+def _card(classes: str, art: str, name: Any, sub: Any = "", attrs: str | SafeString = "") -> SafeString:
+    return format_html(
+        '<span class="hcard {}"{}><svg class="hcard-art" viewBox="0 0 40 40" aria-hidden="true" focusable="false">'
+        '<use href="#hc-{}"></use></svg><span class="hcard-name">{}</span>{}</span>',
+        classes,
+        attrs,
+        art,
+        name,
+        format_html('<span class="hcard-sub">{}</span>', sub) if sub else "",
+    )
+
+
+@register.simple_tag
+def role_card(role: Any, sub: Any = "", extra: str = "", tip: bool = True) -> SafeString:
+    """A role card face up (the five roles of section 2.1); with ``tip`` its name explains the role."""
+    key = str(role)
+    if key not in ROLE_NAMES:
+        return format_html("{}", role)
+    name = role_tip(key) if tip else ROLE_NAMES[key]
+    return _card(f"role role-{key.lower()} {extra}".strip(), key.lower(), name, sub)
+
+
+@register.simple_tag
+def card_back(sub: Any = "", extra: str = "", name: Any = None) -> SafeString:
+    """A card face down: its back says nothing about the role."""
+    return _card(f"back {extra}".strip(), "back", _("face down") if name is None else name, sub)
+
+
+@register.simple_tag
+def hand_card(hand: dict[str, Any], heist: int, hands_per_player: int) -> SafeString:
+    """One hand on the table (R-4): face down until revealed, with its status and stake."""
+    parts = [f"#{hand['slot']}"] if hands_per_player == 2 else []
+    parts.append(str(STATUS_NAMES.get(hand["status"], hand["status"])))
+    parts.append(f"{hand['stake']}M")
+    if hand.get("result"):
+        parts.append(str(RESULT_NAMES.get(hand["result"], hand["result"])))
+    sub = " · ".join(parts)
+    classes = f"hand {hand['status']}"
+    if hand.get("result"):
+        classes += f" {hand['result']}"
+    face = "up" if hand.get("role") else "down"
+    attrs = format_html(' data-card="{}-{}-{}" data-face="{}"', heist, hand["seat"], hand["slot"], face)
+    if face == "up":
+        role = str(hand["role"])
+        return _card(f"role role-{role.lower()} {classes}", role.lower(), role_tip(role), sub, attrs)
+    return _card(f"back {classes}", "back", _("secret role"), sub, attrs)
+
+
+@register.simple_tag
+def loot_card(loot: dict[str, Any]) -> SafeString:
+    """The heist's loot card (R-13): total, stake per hand and the bonus role."""
+    sub = format_html("{}", _("stake %(s)sM per hand") % {"s": loot["stake"]})
+    if loot.get("bonus"):
+        sub = format_html("{}<br>{} {} +1M", sub, _("bonus:"), ROLE_NAMES.get(str(loot["bonus"]), loot["bonus"]))
+    return _card(
+        "loot tip", "loot", f"{loot['total']}M", sub, format_html(' tabindex="0" data-tip="{}"', CARD_HELP["loot"])
+    )
+
+
+@register.simple_tag
+def boss_card() -> SafeString:
+    return _card("boss small tip", "boss", _("Boss"), "", format_html(' tabindex="0" data-tip="{}"', CARD_HELP["boss"]))
+
+
+@register.simple_tag
+def threat_cards(count: int) -> SafeString:
+    """A seat's threat cards (section 2.6, earned by R-32), drawn small; the count is said in words too."""
+    words = ngettext("%(n)s threat card", "%(n)s threat cards", count) % {"n": count}
+    if not count:
+        return format_html('<span class="threats none">{}</span>', words)
+    cards = format_html_join("", "{}", ((_card("threat mini", "threat", ""),) for _i in range(min(count, 4))))
+    return format_html(
+        '<span class="threats tip" tabindex="0" data-tip="{}">{}<span class="threat-count">{}</span></span>',
+        CARD_HELP["threat"],
+        cards,
+        words,
+    )
+
+
+@register.simple_tag
+def pool_cards(pool: dict[str, int]) -> SafeString:
+    """The pool (R-17): one face-up card per counted role, in reveal order, and the one set aside."""
+    cards = [role_card(role, "", "pool-card") for role, count in pool.items() for _i in range(count)]
+    cards.append(card_back("", "set-aside", _("set aside")))
+    return format_html('<div class="card-row">{}</div>', format_html_join("", "{}", ((c,) for c in cards)))
+
+
+@register.filter
+def loot_names(ids: Any) -> str:
+    """Loot cards as players know them (R-13: worth and stake), never by their ids."""
+    out = []
+    for loot_id in ids or ():
+        loot = LOOT.get(str(loot_id))
+        if loot is None:
+            continue
+        out.append(str(_("%(total)sM (stake %(stake)sM)") % {"total": loot.total, "stake": loot.stake}))
+    return ", ".join(out)
+
+
+@register.simple_tag
+def role_icon(role: Any) -> SafeString:
+    """A role's picture alone, beside its name in words (the result panel)."""
+    key = str(role).lower()
+    return format_html(
+        '<svg class="role-icon role-{}" viewBox="0 0 40 40" aria-hidden="true" focusable="false">'
+        '<use href="#hc-{}"></use></svg>',
+        key,
+        key,
+    )

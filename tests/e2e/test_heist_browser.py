@@ -82,7 +82,7 @@ def assert_not_reloaded(player: Player) -> None:
 
 
 def row(page: Page, name: str) -> Locator:
-    return page.locator("#board table.players tbody tr").filter(has_text=name)
+    return page.locator("#board .heist-seats .seat-panel").filter(has_text=name)
 
 
 def log_lines(page: Page) -> list[str]:

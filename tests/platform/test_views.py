@@ -297,10 +297,10 @@ def test_shared_board_fragments_are_the_spectators_view_for_everyone(make_user: 
     spectator = render_to_string("games/match.html#board", match_context(match, make_user()))
 
     def table(html: str) -> str:
-        return html.split('<table class="players">')[1].split("</table>")[0]
+        return html.split('<ul class="heist-seats"')[1].split("</ul>")[0]
 
     assert {table(html) for html in boards.values()} == {table(spectator)}
-    assert "Driver" not in table(boards[0]) and "Driver" in boards[0].split("</table>")[1]
+    assert "Driver" not in table(boards[0]) and "Driver" in boards[0].split('id="heist-me"')[1]
     assert 'data-me="0"' in boards[0] and 'data-me=""' in spectator
     services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["THUG"]})
     match.refresh_from_db()

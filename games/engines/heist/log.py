@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import LogLine, gettext_noop, in_third_person
-from .constants import ROLE_NAMES
+from .constants import LOOT, ROLE_NAMES
 
 _ = gettext_noop
 
@@ -79,12 +79,33 @@ def _log_lines(event: Mapping[str, Any]) -> list[LogLine]:
             )
         )
     elif t == "heist_started":
-        out.append(
-            L(
-                _("Heist %(heist)s: loot card %(loot)s is revealed; %(left)s card(s) left."),
-                {"heist": d["heist"], "loot": d["loot"], "left": d["deck_count"]},
+        # the loot card is described by what it says, never by its id.
+        loot = LOOT.get(str(d["loot"]))
+        params = {"heist": d["heist"], "left": d["deck_count"]}
+        if loot is None:
+            out.append(L(_("Heist %(heist)s begins; %(left)s loot card(s) left."), params))
+        elif loot.bonus:
+            params |= {"total": loot.total, "stake": loot.stake, "bonus": _role(loot.bonus)}
+            out.append(
+                L(
+                    _(
+                        "Heist %(heist)s: the loot card is worth %(total)sM, stake %(stake)sM per hand, "
+                        "bonus for the %(bonus)s; %(left)s card(s) left."
+                    ),
+                    params,
+                )
             )
-        )
+        else:
+            params |= {"total": loot.total, "stake": loot.stake}
+            out.append(
+                L(
+                    _(
+                        "Heist %(heist)s: the loot card is worth %(total)sM, stake %(stake)sM per hand; "
+                        "%(left)s card(s) left."
+                    ),
+                    params,
+                )
+            )
         out.append(L(_("%(seat)s holds the boss card."), {"seat": d["boss_seat"]}))
         for seat, roles in enumerate(d.get("previous_roles") or []):
             out.append(L(_("%(seat)s used %(roles)s last heist."), {"seat": seat, "roles": _roles(roles)}))

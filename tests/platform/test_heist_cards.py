@@ -1,0 +1,113 @@
+"""Issue 10, item 3: heist drawn as a table of cards: hands face down until revealed (R-4, R-65),
+the pool as cards (R-17), the loot card as what it says (R-13), threat cards (section 2.6) and the
+boss card (section 2.5); the same art on the board and the How to play page."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.engines.heist.constants import LOOT
+from games.models import Match
+from games.presenter import log_lines
+from games.templatetags.heist_tags import loot_names
+
+from .helpers import started_match, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def board_of(user: Any, match: Match) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(match.get_absolute_url()).content.decode()
+
+
+def seat_panel(html: str, seat: int) -> str:
+    return html.split(f'<li class="seat-panel" data-seat="{seat}">', 1)[1].split("</li>", 1)[0]
+
+
+def test_item3_hands_are_cards_face_down_for_everyone_but_in_my_own_panel(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    for seat, role in enumerate(["THUG", "DRIVER", "GOON", "THUG"]):
+        services.do_submit_action(match.pk, seat, {"type": "choose", "roles": [role]})
+    html = board_of(by_seat[1], match)
+    for seat in range(4):
+        panel = seat_panel(html, seat)
+        assert panel.count('class="hcard back hand undecided"') == 1 and 'data-face="down"' in panel
+        assert "role-" not in panel and "secret role" in panel  # R-65: nobody's role on the table
+    mine = html.split('class="my-roles"', 1)[1].split("</p>", 1)[0]
+    assert 'class="hcard role role-driver mine"' in mine and 'href="#hc-driver"' in mine
+    assert '<symbol id="hc-driver"' in html  # the art is on the page once
+    assert html.count('<symbol id="hc-driver"') == 1
+
+
+def test_item3_pool_is_drawn_as_face_up_cards_and_one_set_aside(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    roles = ["THUG", "DRIVER", "GOON", "THUG"]
+    for seat, role in enumerate(roles):
+        services.do_submit_action(match.pk, seat, {"type": "choose", "roles": [role]})
+    state = state_of(match)
+    html = board_of(by_seat[0], match)
+    pool = html.split('<div class="pool">', 1)[1].split('id="heist-result"', 1)[0]
+    face_up = re.findall(r'class="hcard role role-(\w+) pool-card"', pool)
+    assert sorted(face_up) == sorted(r.lower() for r in state.pool)  # R-17: the face-up cards, as they are
+    assert len(face_up) == len(roles) - 1 and pool.count('class="hcard back set-aside"') == 1
+
+
+def test_item3_loot_threat_and_boss_cards(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    state = state_of(match)
+    loot = LOOT[state.loot]
+    html = board_of(by_seat[0], match)
+    card = html.split('class="hcard loot tip"', 1)[1].split("</span></span>", 1)[0]
+    assert f'<span class="hcard-name">{loot.total}M</span>' in card and f"stake {loot.stake}M per hand" in card
+    assert state.loot not in card  # R-13: the card is what it says, not its id
+    boss = seat_panel(html, state.boss)
+    assert 'class="hcard boss small tip"' in boss and ">Boss<" in boss
+    assert all('class="hcard boss' not in seat_panel(html, s) for s in range(4) if s != state.boss)
+    assert "0 threat cards" in seat_panel(html, 0) and 'class="hcard threat mini"' not in html
+
+
+def test_item3_a_lone_thug_shows_its_threat_card_and_the_result_panel_draws_the_roles(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    for seat, role in enumerate(["THUG", "DRIVER", "GOON", "THUG"]):
+        services.do_submit_action(match.pk, seat, {"type": "choose", "roles": [role]})
+    services.do_submit_action(match.pk, 3, {"type": "withdraw", "slot": 1})
+    for seat in (0, 1, 2):
+        services.do_submit_action(match.pk, seat, {"type": "commit"})
+    assert state_of(match).threats[0] == 1  # R-32: the lone Thug earned one
+    html = board_of(by_seat[2], match)
+    thug = seat_panel(html, 0)
+    assert thug.count('class="hcard threat mini"') == 1 and "1 threat card<" in thug
+    result = html.split('class="heist-result" data-heist="1"', 1)[1].split("</section>", 1)[0]
+    for role in ("thug", "driver", "goon"):
+        assert f'class="role-icon role-{role}"' in result
+    assert 'style="--i: 2"' in result  # the hands are dealt in one after another
+
+
+def test_item3_the_log_names_the_loot_card_by_what_it_says(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    state = state_of(match)
+    loot = LOOT[state.loot]
+    lines = [line["text"] for line in log_lines(match, 0)]
+    started = next(line for line in lines if line.startswith("Heist 1:"))
+    assert f"worth {loot.total}M, stake {loot.stake}M per hand" in started and state.loot not in started
+    assert loot_names(["L01", "L10"]) == "8M (stake 1M), 12M (stake 2M)"
+
+
+def test_item3_board_script_and_reduced_motion(make_user: Any) -> None:
+    from django.contrib.staticfiles import finders
+
+    match, by_seat = started_match(make_user)
+    html = board_of(by_seat[0], match)
+    assert "js/heist.js" in html and "css/heist.css" in html
+    css_path = finders.find("css/heist.css")
+    assert isinstance(css_path, str)
+    with open(css_path, encoding="utf-8") as css:
+        reduced = css.read().split("@media (prefers-reduced-motion: reduce)", 1)[1]
+    assert ".hcard.flip" in reduced.split("}", 1)[0] and "animation: none" in reduced
