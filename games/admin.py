@@ -136,7 +136,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ("user", "display_name", "language", "email_reminders")
+    list_display = ("user", "display_name", "language", "email_reminders", "turn_sound", "turn_notification")
     search_fields = ("user__email", "display_name")
 
 

@@ -70,4 +70,4 @@ class CreateMatchForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["display_name", "language", "email_reminders"]
+        fields = ["display_name", "language", "email_reminders", "turn_sound", "turn_notification"]

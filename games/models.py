@@ -25,6 +25,11 @@ class Profile(models.Model):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES, default="en")
     email_reminders = models.BooleanField(_("e-mail me when it is my turn"), default=True)
+    # Issue 10, item 6: signals on an open match page, off by default.
+    turn_sound = models.BooleanField(_("play a sound when it becomes my turn"), default=False)
+    turn_notification = models.BooleanField(
+        _("show a browser notification when it becomes my turn and the page is in the background"), default=False
+    )
 
     class Meta:
         verbose_name = _("profile")

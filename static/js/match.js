@@ -114,7 +114,34 @@
     document.title = mine && label ? label + " · " + plainTitle : plainTitle;
     var icon = document.querySelector("link[rel=icon][data-turn]");
     if (icon) icon.href = mine ? icon.dataset.turn : icon.dataset.normal;
+    var was = root ? root.dataset.myTurn : undefined;
     if (root) root.dataset.myTurn = mine ? "1" : "0";
+    if (mine && was === "0") announceTurn(label);
+  }
+
+  // Optional signals (profile settings, off by default): a short chime and, while the page is in
+  // the background, a browser notification, when my turn begins. Not on the page's first load.
+  var chime = null;
+  function announceTurn(label) {
+    if (!root) return;
+    if (root.dataset.turnSound === "1" && (window.AudioContext || window.webkitAudioContext)) {
+      try {
+        chime = chime || new (window.AudioContext || window.webkitAudioContext)();
+        var now = chime.currentTime, tone = chime.createOscillator(), gain = chime.createGain();
+        tone.frequency.setValueAtTime(660, now);
+        tone.frequency.setValueAtTime(880, now + 0.12);
+        gain.gain.setValueAtTime(0.0001, now);
+        gain.gain.exponentialRampToValueAtTime(0.2, now + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.4);
+        tone.connect(gain).connect(chime.destination);
+        tone.start(now);
+        tone.stop(now + 0.42);
+      } catch (e) { /* no audio: the title and icon still say it */ }
+    }
+    if (root.dataset.turnNotify === "1" && document.hidden && window.Notification && Notification.permission === "granted") {
+      try { new Notification(label || document.title, { body: plainTitle, tag: "hideout-turn-" + (root.dataset.match || "") }); }
+      catch (e) { /* some browsers allow notifications from a service worker only */ }
+    }
   }
 
   var LOG_LINES = 60;

@@ -28,6 +28,12 @@
       try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
     }
   });
+  // Turning on turn notifications in the profile asks the browser's permission (a click is needed).
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box.id !== "id_turn_notification" || !box.checked || !window.Notification) return;
+    if (Notification.permission === "default") Notification.requestPermission();
+  });
   // The create-match form shows only the options of the chosen game.
   function showGameOptions() {
     var game = document.getElementById("id_game");

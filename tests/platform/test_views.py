@@ -251,6 +251,25 @@ def test_profile_saves_language_and_reminder_preference(make_user: Any) -> None:
     assert not user.profile.email_reminders
 
 
+def test_issue10_item6_turn_sound_and_notification_are_off_by_default_and_set_in_the_profile(
+    make_user: Any,
+) -> None:
+    match, by_seat = started_match(make_user)
+    user = by_seat[0]
+    assert not user.profile.turn_sound and not user.profile.turn_notification
+    client = client_for(user)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "data-turn-sound" not in page and "data-turn-notify" not in page
+    form = {"display_name": "Ana", "language": "en", "email_reminders": "on", "turn_sound": "on"}
+    assert client.post(reverse("profile"), form).status_code == 302
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert 'data-turn-sound="1"' in page and "data-turn-notify" not in page
+    assert client.post(reverse("profile"), form | {"turn_notification": "on"}).status_code == 302
+    assert 'data-turn-notify="1"' in client.get(match.get_absolute_url()).content.decode()
+    profile_page = client.get(reverse("profile")).content.decode()
+    assert 'id="id_turn_sound"' in profile_page and 'id="id_turn_notification"' in profile_page
+
+
 def test_log_terms_are_translated_for_the_reader(make_user: Any) -> None:
     """A role id or name inside a log line appears in the reader's language (zh-Hant)."""
     match, by_seat = started_match(make_user)
