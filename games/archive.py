@@ -60,7 +60,8 @@ def import_match(
             bot_seats=[i for i, u in enumerate(users) if u is None],
         )
         for number, user in enumerate(users):
-            Seat.objects.create(match=match, number=number, user=user, is_bot=user is None)
+            bot_number = number + 1 if user is None else 0
+            Seat.objects.create(match=match, number=number, user=user, is_bot=user is None, bot_number=bot_number)
         rules = rules_for(match)
         events = [Event.from_json(raw) for raw in document["events"]]
         state = replay(rules, initial_state(match), events)

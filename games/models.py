@@ -123,6 +123,8 @@ class Seat(models.Model):
     reminded_at = models.DateTimeField(null=True, blank=True)
     open_sockets = models.IntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
+    # A bot keeps the name it had in the lobby ("Bot 2") after the seats are shuffled at the start.
+    bot_number = models.PositiveSmallIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("seat")
@@ -141,7 +143,7 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.is_bot:
-            return str(_("Bot %(n)s") % {"n": self.number + 1})
+            return str(_("Bot %(n)s") % {"n": self.bot_number or self.number + 1})
         if self.user is None:
             return str(_("Empty seat"))
         profile = getattr(self.user, "profile", None)

@@ -132,7 +132,8 @@ def do_add_bot(match_id: int, user: Any) -> Seat:
         match = _lobby_locked(match_id)
         if match.host_id != user.pk:
             raise NotAllowed(_("Only the host can fill seats with bots."))
-        seat = Seat.objects.create(match=match, number=_free_number(match), is_bot=True)
+        number = _free_number(match)
+        seat = Seat.objects.create(match=match, number=number, is_bot=True, bot_number=number + 1)
         _touch(match)
     _publish_after_commit(match)
     return seat
@@ -188,7 +189,8 @@ def do_rematch(match_id: int, user: Any) -> Match:
         for seat in seats:
             if seat.user_id == user.pk:
                 continue
-            Seat.objects.create(match=new, number=number, user=seat.user, is_bot=seat.is_bot)
+            bot_number = seat.bot_number if seat.is_bot else 0
+            Seat.objects.create(match=new, number=number, user=seat.user, is_bot=seat.is_bot, bot_number=bot_number)
             number += 1
             if seat.user is not None and not seat.is_bot:
                 others.append(seat.user)
@@ -650,7 +652,9 @@ def do_force_timeout(match_id: int) -> SubmitResult | None:
 def do_replace_with_bot(match_id: int, seat: int) -> None:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
-        Seat.objects.filter(match=match, number=seat).update(is_bot=True, user=None)
+        taken = set(match.seats.filter(is_bot=True).values_list("bot_number", flat=True))
+        name = next(n for n in range(1, match.seat_count + 2) if n not in taken)  # no bot of this table has it
+        Seat.objects.filter(match=match, number=seat).update(is_bot=True, user=None, bot_number=name)
         if match.status != Match.Status.LOBBY and seat not in match.bot_seats:
             match.bot_seats = sorted([*match.bot_seats, seat])
             match.save(update_fields=["bot_seats"])

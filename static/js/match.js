@@ -372,6 +372,20 @@
     };
   }
 
+  // A plain POST form that arrived in a push (rendered without a request, so without a CSRF token:
+  // Rematch, say) gets the page's token when it is submitted.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if ((form.method || "").toLowerCase() !== "post" || form.hasAttribute("data-act") || form.elements.csrfmiddlewaretoken) return;
+    var token = csrfToken();
+    if (!token) return;
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "csrfmiddlewaretoken";
+    input.value = token;
+    form.appendChild(input);
+  }, true);
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form.id !== "chat-form" || !socket || socket.readyState !== WebSocket.OPEN) return;

@@ -133,3 +133,27 @@ def test_item5_chat_stays_open_after_the_end(make_user: Any) -> None:
     assert 'id="chat-form"' in client.get(reverse("match", args=[match.pk])).content.decode()
     client.post(reverse("match_chat", args=[match.pk]), {"text": "good game"})
     assert "good game" in client.get(reverse("match", args=[match.pk])).content.decode()
+
+
+def test_item5_bot_names_stay_the_same_from_lobby_to_game_to_rematch(make_user: Any) -> None:
+    from games.models import Match
+
+    host = make_user()
+    for _ in range(20):  # a table whose seating shuffle moves the bots to other seats
+        match = services.do_create_match(host, "heist", 4, {}, 60)
+        bots = [services.do_add_bot(match.pk, host) for _ in range(3)]
+        lobby = {bot.pk: bot.display_name for bot in bots}
+        assert sorted(lobby.values()) == ["Bot 2", "Bot 3", "Bot 4"]
+        services.do_start_match(match.pk, host)
+        if any(seat.number + 1 != int(lobby[seat.pk][-1]) for seat in match.seats.filter(is_bot=True)):
+            break
+    else:
+        raise AssertionError("no seating moved a bot")
+    assert {seat.pk: seat.display_name for seat in match.seats.filter(is_bot=True)} == lobby
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    new = services.do_rematch(match.pk, host)
+    assert sorted(s.display_name for s in new.seats.filter(is_bot=True)) == sorted(lobby.values())
+    other = services.do_create_match(make_user(), "heist", 4, {}, 60)
+    services.do_add_bot(other.pk, other.host)  # Bot 2
+    services.do_replace_with_bot(other.pk, 0)  # a player who left: a bot with a name of its own
+    assert sorted(s.display_name for s in other.seats.filter(is_bot=True)) == ["Bot 1", "Bot 2"]
