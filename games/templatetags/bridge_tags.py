@@ -465,21 +465,24 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
         'fill="url(#br-p-water)"/>')
     closed = mode == "closed_border"
     if closed:
+        # (gettext outside the f-strings: makemessages does not look inside them)
+        sealed, exit_text = escape(gettext("SEALED END · ARREST")), escape(gettext("↓ EXIT ↓"))
         add(f'<rect x="0" y="0" width="{WIDTH}" height="{TOP}" fill="url(#br-p-arrest)"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{TOP / 2 + 5}" text-anchor="middle">'
-            f'{escape(gettext("SEALED END · ARREST"))}</text>')
+            f'{sealed}</text>')
         add(f'<rect x="{WATER}" y="{road_bottom}" width="{LANES * CELL}" height="{BOTTOM}" fill="#27402c"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{road_bottom + 19}" text-anchor="middle">'
-            f'{escape(gettext("↓ EXIT ↓"))}</text>')
+            f'{exit_text}</text>')
     else:
         add(f'<rect x="{WATER}" y="4" width="{LANES * CELL}" height="{TOP - 8}" fill="url(#br-p-checker)" '
             'opacity=".9"/>')
+        finish, closed_end = escape(gettext("FINISH")), escape(gettext("closed end"))
         add(f'<rect x="{WIDTH / 2 - 38}" y="{TOP / 2 - 9}" width="76" height="18" rx="4" fill="#14161a"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{TOP / 2 + 5}" text-anchor="middle">'
-            f'{escape(gettext("FINISH"))}</text>')
+            f'{finish}</text>')
         add(f'<rect x="{WATER}" y="{road_bottom}" width="{LANES * CELL}" height="{BOTTOM - 6}" fill="#3b3f47"/>'
             f'<text class="br-band-text small" x="{WIDTH / 2}" y="{road_bottom + 15}" text-anchor="middle">'
-            f'{escape(gettext("closed end"))}</text>')
+            f'{closed_end}</text>')
     # the 5 × 33 cells
     cells = []
     for row in range(ROWS):
@@ -505,7 +508,8 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
                 f'text-anchor="middle">{escape(label)}</text>')
         if wall is not None and wall < ROWS - 1:
             y1, y2 = cell_y(ROWS - 1), cell_y(wall + 1) + CELL
-            add(f'<g class="br-zone arrest"><title>{escape(gettext("Arrest area"))}</title>'
+            arrest = escape(gettext("Arrest area"))
+            add(f'<g class="br-zone arrest"><title>{arrest}</title>'
                 f'<rect x="{WATER}" y="{y1}" width="{LANES * CELL}" height="{y2 - y1}" fill="url(#br-p-arrest)"/></g>')
     # lane dividers, start-area line, row numbers
     lines = []
@@ -924,8 +928,8 @@ def _tile_uses(
                 pieces += int(o["n"]) if o else 1
             entry["slots"] = list(range(1, min(5, pieces) + 1))
             entry["first_html"] = mark_safe(options)
-            entry["more_html"] = mark_safe(f'<option value="">{escape(gettext("— no more pieces —"))}</option>'
-                                           + options)
+            no_more = escape(gettext("— no more pieces —"))
+            entry["more_html"] = mark_safe(f'<option value="">{no_more}</option>' + options)
         else:
             entry["kind"] = "plain"
         out.append(entry)

@@ -15,8 +15,9 @@ def _role(role: Any) -> str:
     return ROLE_NAMES.get(str(role), str(role))
 
 
-def _roles(roles: Any) -> str:
-    return ", ".join(_role(r) for r in roles or ())
+def _roles(roles: Any) -> list[str]:
+    """Role names as a list: the web layer translates each and joins them with commas."""
+    return [_role(r) for r in roles or ()]
 
 
 _WITHDRAW_REASON = {
