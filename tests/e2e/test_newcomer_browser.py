@@ -1,0 +1,410 @@
+"""A newcomer's first hour in a real browser (issue 10, "How it is checked").
+
+- How to play pages, the lobby and the create form in English and Traditional Chinese, with an
+  automated accessibility check (axe-core from the npm registry, injected into a browser context
+  whose Content-Security-Policy is bypassed for the test only): no serious or critical violations.
+- The create form shows only the chosen game's options; the 404 page is in the site's layout.
+- heist against three bots: the result panel's figures are the money that moved on the table
+  (R-29..R-44), then Rematch seats the same players in a new match.
+- bridge_race from a stored position: the acting car is in view on a desktop and at 390×844; the tab
+  title and icon say "Your turn" and move to the next player with the turn, who hears the chime
+  they asked for in their profile.
+- Screenshots of both boards at desktop and phone sizes are saved under ``artifacts/screenshots/``
+  (named in the README) for a reviewer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import BASE_DIR, LiveSite, browser_unavailable
+
+_why_not = browser_unavailable()
+if _why_not:
+    pytest.skip(_why_not, allow_module_level=True)
+
+from playwright.sync_api import Page, expect  # noqa: E402
+
+from .test_bridge_race_browser import POSITION, TWENTY_YEARS, action_forms, pick  # noqa: E402
+from .test_heist_browser import ROLE_NAMES, TIMEOUT, Player, submit  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+AXE_DIR = Path(__file__).parent / "axe"
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = BASE_DIR / "artifacts" / "screenshots"
+PASSWORD = "Pw-" + secrets.token_urlsafe(12)
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+GUIDES = ("heist", "bridge_race", "dirty_money")
+
+
+def _ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() == "true"
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script, installed from the npm registry into tests/e2e/axe on first use."""
+    if not AXE_JS.exists():
+        npm = shutil.which("npm")
+        done = (
+            subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, capture_output=True, text=True, timeout=300
+            )
+            if npm
+            else None
+        )
+        if not AXE_JS.exists():
+            why = "npm is not installed" if done is None else f"npm ci failed: {done.stderr.strip()[-300:]}"
+            if _ci():
+                pytest.fail(f"CI=true, so no skipping: axe-core unavailable ({why})", pytrace=False)
+            pytest.skip(f"accessibility check skipped: axe-core unavailable ({why})")
+    return AXE_JS.read_text(encoding="utf-8")
+
+
+def serious_violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
+    page.add_script_tag(content=axe_source)
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+            const r = await axe.run(document, { resultTypes: ["violations"] });
+            return r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 4).map(n => n.target.join(" ") + " :: " + (n.failureSummary || "")) }));
+        }"""
+    )
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def assert_accessible(page: Page, axe_source: str, what: str) -> None:
+    bad = serious_violations(page, axe_source)
+    assert not bad, f"{what}: axe found {json.dumps(bad, indent=1, ensure_ascii=False)}"
+
+
+def make_accounts(site: LiveSite, names: list[str]) -> list[str]:
+    """Verified accounts made directly in the site's database (sign-up itself is tested elsewhere)."""
+    emails = [f"{name}@example.com" for name in names]
+    code = (
+        "from allauth.account.models import EmailAddress\n"
+        "from django.contrib.auth import get_user_model\n"
+        f"for email in {emails!r}:\n"
+        "    name = email.split('@')[0]\n"
+        f"    u = get_user_model().objects.create_user(username=name, email=email, password={PASSWORD!r})\n"
+        "    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)\n"
+        "    u.profile.display_name = email.split('@')[0].split('_')[0].capitalize()\n"
+        "    u.profile.save()\n"
+    )
+    site.manage("shell", "-c", code)
+    return emails
+
+
+def set_profile(site: LiveSite, email: str, **fields: Any) -> None:
+    code = f"from games.models import Profile\nProfile.objects.filter(user__email={email!r}).update(**{fields!r})\n"
+    site.manage("shell", "-c", code)
+
+
+def signed_in(
+    browser: Any,
+    site: LiveSite,
+    email: str,
+    *,
+    viewport: dict[str, int] = DESKTOP,
+    language: str = "en",
+    axe: bool = False,
+) -> Any:
+    """A browser context of ``email``'s, signed in through the login form."""
+    context = browser.new_context(base_url=site.url, viewport=viewport, bypass_csp=axe)
+    context.set_default_timeout(TIMEOUT)
+    context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    form = page.locator("form[action='/accounts/login/']")
+    form.locator("input[name='login']").fill(email)
+    form.locator("input[name='password']").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1, timeout=TIMEOUT)
+    return context
+
+
+def screenshot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(1500)  # let the reveal and money animations finish
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+# --- learning the game on the site ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_how_to_play_lobby_and_create_form_are_translated_and_accessible(
+    live_site: LiveSite, browser: Any, axe_source: str, language: str
+) -> None:
+    (email,) = make_accounts(live_site, [f"ann_{secrets.token_hex(3)}"])
+    set_profile(live_site, email, language=language)  # a signed-in reader's language is their profile's
+    context = signed_in(browser, live_site, email, language=language, axe=True)
+    page = context.new_page()
+    heading = "How to play" if language == "en" else "遊戲說明"
+    try:
+        for path in ["/how-to-play/", *(f"/how-to-play/{slug}/" for slug in GUIDES)]:
+            page.goto(path)
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            expect(page.locator("main h1")).to_contain_text(heading)
+            if path != "/how-to-play/":
+                expect(page.locator("#goal")).to_be_visible()
+                expect(page.locator("#example")).to_be_visible()
+            assert_accessible(page, axe_source, f"{path} ({language})")
+        page.goto("/")
+        assert_accessible(page, axe_source, f"lobby ({language})")
+        page.goto("/matches/new/")
+        assert_accessible(page, axe_source, f"create form ({language})")
+    finally:
+        context.close()
+
+
+def test_create_form_shows_only_the_chosen_games_options(live_site: LiveSite, browser: Any) -> None:
+    (email,) = make_accounts(live_site, [f"bea_{secrets.token_hex(3)}"])
+    context = signed_in(browser, live_site, email)
+    page = context.new_page()
+    try:
+        page.goto("/matches/new/")
+        game = page.locator("#id_game")
+        shown = {"heist": "#id_heist__quick", "bridge_race": "#id_bridge_race__mode"}
+        for chosen in ("heist", "bridge_race", "heist"):
+            game.select_option(chosen)
+            for slug, field in shown.items():
+                if slug == chosen:
+                    expect(page.locator(field)).to_be_visible()
+                else:
+                    expect(page.locator(field)).to_be_hidden()
+            expect(page.locator(f"a[data-guide='{chosen}']")).to_be_visible()
+            expect(page.locator("a[data-guide]:visible")).to_have_count(1)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "Page not found"), ("zh-hant", "找不到")])
+def test_the_404_page_is_in_the_site_layout(live_site: LiveSite, browser: Any, language: str, words: str) -> None:
+    context = browser.new_context(base_url=live_site.url)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_site.url}])
+    page = context.new_page()
+    try:
+        response = page.goto("/no-such-page/")
+        assert response is not None and response.status == 404
+        expect(page.locator("header .brand")).to_have_text("Hideout")
+        expect(page.locator("main")).to_contain_text(words)
+        expect(page.locator("main a[href='/']")).to_be_visible()
+    finally:
+        context.close()
+
+
+# --- heist: the result panel and a rematch ---------------------------------------------------------
+
+
+def chips(page: Page) -> dict[str, int]:
+    out = {}
+    for panel in page.locator("#board .seat-panel").all():
+        name = panel.locator(".seat-name").inner_text().strip()
+        out[name] = int(panel.locator(".chip").get_attribute("data-money") or "0")
+    return out
+
+
+def panel_changes(page: Page) -> dict[str, int]:
+    out = {}
+    for row in page.locator("#board .result-changes tr").all():
+        text = row.locator("td").inner_text().strip().replace("−", "-").removesuffix("M")
+        out[row.locator("th").inner_text().strip()] = int(text)
+    return out
+
+
+def test_heist_result_panel_matches_the_money_and_rematch_reseats_the_table(
+    live_site: LiveSite, browser: Any, axe_source: str
+) -> None:
+    (email,) = make_accounts(live_site, [f"cleo_{secrets.token_hex(3)}"])
+    context = signed_in(browser, live_site, email, axe=True)
+    page = context.new_page()
+    try:
+        page.goto("/matches/new/?game=heist")
+        page.locator("#id_game").select_option("heist")
+        page.locator("#id_seats").fill("4")
+        page.locator("#id_heist__quick").check()
+        page.get_by_role("button", name="Create").click()
+        expect(page).to_have_url(re.compile(r"/m/\d+/$"), timeout=TIMEOUT)
+        first_url = page.url
+        panel = page.locator("#board .lobby-panel")
+        for taken in (2, 3, 4):
+            with page.expect_navigation():
+                panel.get_by_role("button", name="Fill a seat with a bot").click()
+            expect(panel).to_contain_text(f"{taken} of 4 seats taken.", timeout=TIMEOUT)
+        with page.expect_navigation():
+            page.locator("#start-match").click()
+
+        standings = page.locator("#board .standings")
+        cards = page.locator("#board .card-choices button")
+        commit = page.locator("#board .actions").get_by_role("button", name="Commit: I stay", exact=True)
+        checked = 0
+        before: dict[str, int] = {}
+        seen: list[tuple[int, str | None, bool]] = []  # (heist on the board, result panel's heist, money known)
+        for _ in range(40):
+            expect(standings.or_(cards.first).or_(commit).first).to_be_visible(timeout=TIMEOUT)
+            if standings.count():
+                break
+            if cards.count():
+                status_text = page.locator("#board .heist-status").inner_text()
+                heist = int(re.findall(r"Heist (\d+) of", status_text)[0])
+                result = page.locator("#board .heist-result")
+                seen.append((heist, result.get_attribute("data-heist") if result.count() else None, bool(before)))
+                if result.count() and before and int(result.get_attribute("data-heist") or 0) == heist - 1:
+                    # R-29..R-44: every change in the panel is the money that moved on the table.
+                    assert panel_changes(page) == {n: chips(page)[n] - before[n] for n in before}
+                    checked += 1
+                    if checked == 1:
+                        expect(result.locator(".result-hands li")).not_to_have_count(0)
+                        screenshot(page, "heist-desktop")
+                        page.set_viewport_size(PHONE)
+                        screenshot(page, "heist-phone")
+                        page.set_viewport_size(DESKTOP)
+                        assert_accessible(page, axe_source, "heist board")
+                before = chips(page)
+                button = cards.first
+                expect(button.locator(".hcard-name")).to_have_text(re.compile("|".join(ROLE_NAMES.values())))
+            else:
+                button = commit
+            status, error = submit_any(page, button)
+            assert status in (200, 409), f"HTTP {status} {error}"  # 409: a bot moved first
+        else:
+            raise AssertionError("no final standings after the longest possible quick game")
+        assert checked >= 1, f"no heist result was shown between two heists: {seen}"
+
+        expect(standings.locator("li")).to_have_count(4)
+        players = sorted(n.strip() for n in page.locator("#board .seat-name").all_inner_texts())
+        with page.expect_navigation():
+            page.locator("#board").get_by_role("button", name="Rematch").click()
+        assert page.url != first_url and re.search(r"/m/\d+/$", page.url)
+        seated = page.locator("#board .seat-list")
+        for name in players:
+            expect(seated).to_contain_text(name)
+        expect(page.locator("#board .lobby-panel")).to_contain_text("4 of 4 seats taken.")
+    finally:
+        context.close()
+
+
+def submit_any(page: Page, button: Any) -> tuple[int, str]:
+    """``submit`` for one page (the heist browser tests' helper takes a Player)."""
+    return submit(Player(0, "", "", page.context, page, []), button)
+
+
+# --- bridge_race: the acting car in view, the tab title, the chime ----------------------------------
+
+
+@pytest.fixture()
+def bridge_race_table(live_site: LiveSite) -> Iterator[tuple[str, list[str]]]:
+    emails = make_accounts(live_site, [f"{n}_{secrets.token_hex(3)}" for n in ("dora", "eli", "finn")])
+    done = live_site.manage("import_match", str(POSITION), *emails, "--time-limit", str(TWENTY_YEARS))
+    found = re.search(r"at version \d+: (/m/\d+/)", done.stdout)
+    assert found, done.stdout
+    yield found.group(1), emails
+
+
+# Counts the chimes a page plays (the oscillators it starts) without changing what it does.
+COUNT_CHIMES = (
+    "window.__chimes = 0; const Real = window.AudioContext;"
+    "window.AudioContext = function () { const c = new Real();"
+    " const make = c.createOscillator.bind(c);"
+    " c.createOscillator = () => { const o = make(); const s = o.start.bind(o);"
+    " o.start = (t) => { window.__chimes += 1; s(t); }; return o; }; return c; };"
+)
+
+
+FOCUS_POINT = """() => {
+    const box = document.getElementById("br-scroll"), svg = document.getElementById("br-svg");
+    const focus = document.getElementById("br-focus");
+    const vb = svg.viewBox.baseVal, rect = svg.getBoundingClientRect(), frame = box.getBoundingClientRect();
+    const scale = rect.width / vb.width;
+    return { y: rect.top + (+focus.dataset.fy - vb.y) * scale, half: 20 * scale,
+             top: frame.top, bottom: frame.bottom, viewport: window.innerHeight };
+}"""
+
+
+def car_in_view(page: Page) -> None:
+    """The acting car (the board's focus point, the middle of its cell) lies inside the bridge's
+    scroll box and, with that box on screen, inside the viewport."""
+    expect(page.locator("#br-focus[data-fy]")).to_have_count(1)
+    page.wait_for_timeout(400)  # the first centring runs once the board's stylesheet applies
+    at = page.evaluate(FOCUS_POINT)
+    assert at["top"] <= at["y"] - at["half"] and at["y"] + at["half"] <= at["bottom"], at
+    page.locator("#br-scroll").scroll_into_view_if_needed()
+    at = page.evaluate(FOCUS_POINT)
+    assert at["y"] - at["half"] >= 0 and at["y"] + at["half"] <= at["viewport"], at
+
+
+def test_bridge_race_centres_the_acting_car_and_the_tab_follows_the_turn(
+    live_site: LiveSite, browser: Any, axe_source: str, bridge_race_table: tuple[str, list[str]]
+) -> None:
+    url, emails = bridge_race_table
+    for email in emails[1:]:
+        set_profile(live_site, email, turn_sound=True)  # seat 0 keeps the default: no chime
+    contexts = []
+    try:
+        for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            context = signed_in(browser, live_site, emails[0], viewport=viewport, axe=size == "desktop")
+            contexts.append(context)
+            page = context.new_page()
+            page.goto(url)
+            car_in_view(page)
+            screenshot(page, f"bridge_race-{size}")
+            if size == "desktop":
+                assert_accessible(page, axe_source, "bridge_race board")
+            context.close()
+        contexts.clear()
+
+        pages = []
+        for email in emails:
+            context = signed_in(browser, live_site, email)
+            context.add_init_script(COUNT_CHIMES)
+            contexts.append(context)
+            page = context.new_page()
+            page.goto(url)
+            pages.append(page)
+        mover = pages[0]
+        expect(mover).to_have_title(re.compile(r"^Your turn · "))
+        assert (mover.locator("link[rel=icon]").get_attribute("href") or "").endswith("favicon-turn.svg")
+        for other in pages[1:]:
+            expect(other).not_to_have_title(re.compile(r"^Your turn"))
+            assert (other.locator("link[rel=icon]").get_attribute("href") or "").endswith("favicon.svg")
+        # Seat 0 plays its turn through (another seat answers a prompt if one comes up); when the
+        # turn moves on, the tabs change without a reload.
+        deadline = time.monotonic() + 180
+        while mover.locator("#turn .your-turn").count():
+            assert time.monotonic() < deadline, "seat 0's turn did not end"
+            acted = False
+            for page in pages:
+                form = pick(action_forms(page)) if page.locator("#turn .your-turn").count() else None
+                if form is None:
+                    continue
+                forms = page.locator("#board form:has(input[name=action])")
+                submit_any(page, forms.nth(form["index"]).locator("button[type=submit]").first)
+                acted = True
+                break
+            if not acted:
+                mover.wait_for_timeout(200)
+        expect(mover).not_to_have_title(re.compile(r"^Your turn"), timeout=TIMEOUT)
+        mover.wait_for_function("() => !document.title.startsWith('Your turn')")
+        next_up = [p for p in pages[1:] if p.locator("#turn .your-turn").count()]
+        assert next_up, "nobody else has the turn"
+        for page in next_up:
+            expect(page).to_have_title(re.compile(r"^Your turn · "), timeout=TIMEOUT)
+            assert page.evaluate("window.__chimes") >= 1  # asked for in the profile
+        assert mover.evaluate("window.__chimes") == 0  # the default: no sound
+    finally:
+        for context in contexts:
+            context.close()
