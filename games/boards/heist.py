@@ -125,4 +125,43 @@ def heist_result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str,
 def board_context(
     *, view: Mapping[str, Any], seat: int | None, legal: list[dict[str, Any]], names: Mapping[int, str], finished: bool
 ) -> dict[str, Any]:
-    return {"result": heist_result(view, names)}
+    return {"result": heist_result(view, names), "notices": boss_notices(view, seat, names)}
+
+
+def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """What the boss's powers (R-76) ask of this player, and why, while negotiation lasts."""
+    if view.get("phase") != "negotiation" or seat is None:
+        return []
+    boss = view.get("boss") or {}
+    undecided = sorted({h["seat"] for h in view.get("hands", []) if h["status"] == "undecided"})
+    notices: list[dict[str, Any]] = []
+    if boss.get("roll_call_used") and seat in undecided:
+        players = int(view.get("players", 0))
+        first = (int(boss.get("seat", 0)) + 1) % max(players, 1)
+        order = sorted(undecided, key=lambda s: (s - first) % players)  # R-76 a: clockwise from the boss
+        notices.append(
+            {
+                "text": _(
+                    "Roll call: the boss asks every player with an undecided hand to say their role in the chat, "
+                    "in this order: %(order)s. Nobody checks the answers."
+                )
+                % {"order": ", ".join(_name(names, s) for s in order)},
+                "due": None,
+            }
+        )
+    for prompted, due in ((p["seat"], p["due"]) for p in boss.get("prompts", [])):
+        if prompted == seat and seat in undecided:  # R-76 b
+            notices.append(
+                {
+                    "text": _("The boss prompted you: decide now, or your undecided hands stay in the heist in"),
+                    "due": due,
+                }
+            )
+    if boss.get("call_due") is not None and seat in undecided:  # R-76 c
+        notices.append(
+            {
+                "text": _("The boss called the heist: undecided hands stay in it when negotiation ends in"),
+                "due": boss["call_due"],
+            }
+        )
+    return notices

@@ -111,3 +111,39 @@ def test_item3_board_script_and_reduced_motion(make_user: Any) -> None:
     with open(css_path, encoding="utf-8") as css:
         reduced = css.read().split("@media (prefers-reduced-motion: reduce)", 1)[1]
     assert ".hcard.flip" in reduced.split("}", 1)[0] and "animation: none" in reduced
+
+
+def test_item1_after_a_roll_call_the_undecided_players_see_what_is_asked_and_in_which_order(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    for seat, role in enumerate(["THUG", "DRIVER", "GOON", "THUG"]):
+        services.do_submit_action(match.pk, seat, {"type": "choose", "roles": [role]})
+    boss = state_of(match).boss
+    committed = (boss + 2) % 4
+    services.do_submit_action(match.pk, committed, {"type": "commit"})
+    services.do_submit_action(match.pk, boss, {"type": "roll_call"})  # R-76 a
+    names = {s: u.profile.display_name for s, u in by_seat.items()}
+    order = ", ".join(names[(boss + k) % 4] for k in (1, 3, 4))  # clockwise from the boss, undecided only
+    for seat, user in by_seat.items():
+        panel = board_of(user, match).split('id="heist-me"', 1)[1].split('id="heist-actions"', 1)[0]
+        if seat == committed:
+            assert "boss-notice" not in panel  # nothing is asked of a decided player
+        else:
+            assert f"say their role in the chat, in this order: {order}." in panel, panel
+
+
+def test_item1_a_prompted_player_and_a_called_heist_show_their_countdowns() -> None:
+    from games.boards.heist import boss_notices
+
+    view = {
+        "phase": "negotiation",
+        "players": 4,
+        "hands": [{"seat": s, "status": "committed" if s == 3 else "undecided"} for s in range(4)],
+        "boss": {"seat": 0, "roll_call_used": False, "prompts": [{"seat": 2, "due": 1234.0}], "call_due": 1300.0},
+    }
+    names = {0: "Ann", 1: "Bob", 2: "Cat", 3: "Dan"}
+    prompted = boss_notices(view, 2, names)
+    assert [n["due"] for n in prompted] == [1234.0, 1300.0]  # R-76 b for Cat, R-76 c for everyone undecided
+    assert "prompted you" in str(prompted[0]["text"]) and "called the heist" in str(prompted[1]["text"])
+    assert [n["due"] for n in boss_notices(view, 1, names)] == [1300.0]
+    assert boss_notices(view, 3, names) == []  # Dan has decided: nothing is asked of him
+    assert boss_notices({**view, "phase": "planning"}, 2, names) == []
