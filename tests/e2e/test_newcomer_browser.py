@@ -253,6 +253,21 @@ def test_heist_result_panel_matches_the_money_and_rematch_reseats_the_table(
         commit = page.locator("#board .actions").get_by_role("button", name="Commit: I stay", exact=True)
         checked = 0
         before: dict[str, int] = {}
+        planned = 0
+
+        def check_result(before: dict[str, int]) -> None:
+            """R-29..R-44: every change in the panel is the money that moved on the table."""
+            nonlocal checked
+            assert panel_changes(page) == {n: chips(page)[n] - before[n] for n in before}
+            checked += 1
+            if checked == 1:
+                expect(page.locator("#board .heist-result .result-hands li")).not_to_have_count(0)
+                screenshot(page, "heist-desktop")
+                page.set_viewport_size(PHONE)
+                screenshot(page, "heist-phone")
+                page.set_viewport_size(DESKTOP)
+                assert_accessible(page, axe_source, "heist board")
+
         seen: list[tuple[int, str | None, bool]] = []  # (heist on the board, result panel's heist, money known)
         for _ in range(40):
             expect(standings.or_(cards.first).or_(commit).first).to_be_visible(timeout=TIMEOUT)
@@ -264,17 +279,8 @@ def test_heist_result_panel_matches_the_money_and_rematch_reseats_the_table(
                 result = page.locator("#board .heist-result")
                 seen.append((heist, result.get_attribute("data-heist") if result.count() else None, bool(before)))
                 if result.count() and before and int(result.get_attribute("data-heist") or 0) == heist - 1:
-                    # R-29..R-44: every change in the panel is the money that moved on the table.
-                    assert panel_changes(page) == {n: chips(page)[n] - before[n] for n in before}
-                    checked += 1
-                    if checked == 1:
-                        expect(result.locator(".result-hands li")).not_to_have_count(0)
-                        screenshot(page, "heist-desktop")
-                        page.set_viewport_size(PHONE)
-                        screenshot(page, "heist-phone")
-                        page.set_viewport_size(DESKTOP)
-                        assert_accessible(page, axe_source, "heist board")
-                before = chips(page)
+                    check_result(before)
+                before, planned = chips(page), heist
                 button = cards.first
                 expect(button.locator(".hcard-name")).to_have_text(re.compile("|".join(ROLE_NAMES.values())))
             else:
@@ -283,7 +289,10 @@ def test_heist_result_panel_matches_the_money_and_rematch_reseats_the_table(
             assert status in (200, 409), f"HTTP {status} {error}"  # 409: a bot moved first
         else:
             raise AssertionError("no final standings after the longest possible quick game")
-        assert checked >= 1, f"no heist result was shown between two heists: {seen}"
+        final = page.locator("#board .heist-result")  # the last heist's result stays after the end
+        if before and final.count() and int(final.get_attribute("data-heist") or 0) == planned:
+            check_result(before)
+        assert checked >= 1, f"no heist result was shown: {seen}"
 
         expect(standings.locator("li")).to_have_count(4)
         players = sorted(n.strip() for n in page.locator("#board .seat-name").all_inner_texts())
