@@ -95,6 +95,8 @@ async def test_spectator_reads_but_sees_no_secret(make_user: Any) -> None:
     update = await next_update(spectator)
     assert "has chosen" in update["html"]
     assert "You chose" not in update["html"] and "Your role" not in update["html"]
+    # the chosen role is in no card either (a face-up card would carry role-driver / Driver)
+    assert "role-driver" not in update["html"] and "Driver" not in update["html"]
     await spectator.send_json_to({"type": "chat", "text": "hi"})
     error = await spectator.receive_json_from(timeout=5)
     assert error["type"] == "error"

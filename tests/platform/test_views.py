@@ -225,11 +225,14 @@ def test_secret_roles_do_not_reach_other_pages(make_user: Any) -> None:
     for seat in (1, 2, 3):
         services.do_submit_action(match.pk, seat, {"type": "choose", "roles": ["THUG"]})
     own = client_for(by_seat[0]).get(match.get_absolute_url()).content.decode()
-    assert re.search(r"Your role:.*Goon", own, re.S)
+    assert "role-goon mine" in own.split('class="my-roles"', 1)[1].split("</p>", 1)[0]
     for seat in (1, 2, 3):
         other = client_for(by_seat[seat]).get(match.get_absolute_url()).content.decode()
         assert "You chose Goon" not in other
-        assert not re.search(r"Your role:\s*<strong>Goon", other)
+        mine = other.split('class="my-roles"', 1)[1].split("</p>", 1)[0]
+        assert "Goon" not in mine and "role-goon" not in mine  # the other panel holds its own role only
+        seat0 = other.split('<li class="seat-panel" data-seat="0">', 1)[1].split("</li>", 1)[0]
+        assert "role-" not in seat0 and "Goon" not in seat0  # seat 0's hand lies face down
     spectator = client_for(make_user()).get(match.get_absolute_url()).content.decode()
     assert "You chose" not in spectator and "Your role" not in spectator
 
