@@ -136,8 +136,8 @@ def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, 
     undecided = sorted({h["seat"] for h in view.get("hands", []) if h["status"] == "undecided"})
     notices: list[dict[str, Any]] = []
     if boss.get("roll_call_used") and seat in undecided:
-        players = int(view.get("players", 0))
-        first = (int(boss.get("seat", 0)) + 1) % max(players, 1)
+        players = int(view["players"])
+        first = (int(boss.get("seat", 0)) + 1) % players
         order = sorted(undecided, key=lambda s: (s - first) % players)  # R-76 a: clockwise from the boss
         notices.append(
             {

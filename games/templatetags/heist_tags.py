@@ -109,13 +109,21 @@ CARD_HELP = {
 }
 
 
+def _art(classes: str, art: str) -> SafeString:
+    """A picture of the sprite, decorative: the words beside it say what it is."""
+    return format_html(
+        '<svg class="{}" viewBox="0 0 40 40" aria-hidden="true" focusable="false"><use href="#hc-{}"></use></svg>',
+        classes,
+        art,
+    )
+
+
 def _card(classes: str, art: str, name: Any, sub: Any = "", attrs: str | SafeString = "") -> SafeString:
     return format_html(
-        '<span class="hcard {}"{}><svg class="hcard-art" viewBox="0 0 40 40" aria-hidden="true" focusable="false">'
-        '<use href="#hc-{}"></use></svg><span class="hcard-name">{}</span>{}</span>',
+        '<span class="hcard {}"{}>{}<span class="hcard-name">{}</span>{}</span>',
         classes,
         attrs,
-        art,
+        _art("hcard-art", art),
         name,
         format_html('<span class="hcard-sub">{}</span>', sub) if sub else "",
     )
@@ -212,9 +220,4 @@ def loot_names(ids: Any) -> str:
 def role_icon(role: Any) -> SafeString:
     """A role's picture alone, beside its name in words (the result panel)."""
     key = str(role).lower()
-    return format_html(
-        '<svg class="role-icon role-{}" viewBox="0 0 40 40" aria-hidden="true" focusable="false">'
-        '<use href="#hc-{}"></use></svg>',
-        key,
-        key,
-    )
+    return _art(f"role-icon role-{key}", key)

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import shutil
@@ -28,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import BASE_DIR, LiveSite, browser_unavailable
+from .conftest import BASE_DIR, LiveSite, _ci, browser_unavailable
 
 _why_not = browser_unavailable()
 if _why_not:
@@ -48,10 +47,6 @@ PASSWORD = "Pw-" + secrets.token_urlsafe(12)
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 GUIDES = ("heist", "bridge_race", "dirty_money")
-
-
-def _ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() == "true"
 
 
 @pytest.fixture(scope="module")

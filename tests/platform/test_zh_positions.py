@@ -39,10 +39,9 @@ def english_terms(game: str) -> set[str]:
         for table in (PHASE_NAMES, RESULT_NAMES, ROLE_NAMES, STATUS_NAMES):
             terms.update(str(v) for v in table.values())
     if game == "dirty_money":
-        from games.engines.dirty_money.cards import ACTION_NAMES, LOCATION_NAMES, TYPE_NAMES, VILLAIN_NAMES
+        from .test_dirty_money_ui import english_terms as dirty_money_terms
 
-        for names in (ACTION_NAMES, LOCATION_NAMES, TYPE_NAMES, VILLAIN_NAMES):
-            terms.update(names.values())
+        terms.update(dirty_money_terms())
     return {t for t in terms if t not in KEPT and re.search("[A-Za-z]{3}", t)}
 
 

@@ -14,7 +14,6 @@ Load it with ``manage.py import_match tests/e2e/data/bridge_race_late.json a@x b
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -24,8 +23,9 @@ BASE_DIR = Path(__file__).resolve().parents[3]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
-from games.engines.base import SYSTEM, DecideContext, replay, rng_for  # noqa: E402
+from games.engines.base import SYSTEM, DecideContext, rng_for  # noqa: E402
 from games.engines.bridge_race import RULES  # noqa: E402
+from tests.e2e.data.stored import stored_match, write_or_check  # noqa: E402
 
 OUT = Path(__file__).with_name("bridge_race_late.json")
 SEED = "e2e-bridge-race-late-1"
@@ -65,30 +65,21 @@ def build() -> dict[str, Any]:
             events.append({"actor": seat, **event.to_json()})
     else:
         raise SystemExit(f"no late position within {MAX_ACTIONS} actions")
-    # The document must replay to the same position, as import_match will do.
-    from games.engines.base import Event
-
-    assert replay(RULES, start, [Event.from_json(e) for e in events]) == state
-    return {
-        "format": 1,
-        "game": "bridge_race",
-        "seat_count": 3,
-        "options": OPTIONS,
-        "time_limit": TIME_LIMIT,
-        "seed": SEED,
-        "events": events,
-    }
+    return stored_match(
+        RULES,
+        start,
+        state,
+        events,
+        game="bridge_race",
+        seat_count=3,
+        options=OPTIONS,
+        time_limit=TIME_LIMIT,
+        seed=SEED,
+    )
 
 
 def main() -> None:
-    text = json.dumps(build(), indent=None, separators=(",", ":"), sort_keys=True) + "\n"
-    if "--check" in sys.argv[1:]:
-        if not OUT.exists() or OUT.read_text() != text:
-            raise SystemExit(f"{OUT} is out of date: run {Path(__file__).name}")
-        print(f"{OUT.name} is up to date")
-        return
-    OUT.write_text(text)
-    print(f"wrote {OUT} ({len(json.loads(text)['events'])} events)")
+    write_or_check(OUT, build(), __file__)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ short of the Quick Mode end (R-95), so a browser test plays a round or two to th
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -21,9 +20,10 @@ BASE_DIR = Path(__file__).resolve().parents[3]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
-from games.engines.base import SYSTEM, DecideContext, Event, replay, rng_for  # noqa: E402
+from games.engines.base import SYSTEM, DecideContext, rng_for  # noqa: E402
 from games.engines.dirty_money import RULES  # noqa: E402
 from games.engines.dirty_money.rules import decision  # noqa: E402
+from tests.e2e.data.stored import stored_match, write_or_check  # noqa: E402
 
 OUT = Path(__file__).with_name("dirty_money_late.json")
 SEED = "e2e-dirty-money-late-1"
@@ -60,27 +60,21 @@ def build() -> dict[str, Any]:
             events.append({"actor": seat, **event.to_json()})
     else:
         raise SystemExit(f"no late position within {MAX_ACTIONS} actions")
-    assert replay(RULES, start, [Event.from_json(e) for e in events]) == state  # as import_match will replay it
-    return {
-        "format": 1,
-        "game": "dirty_money",
-        "seat_count": 3,
-        "options": OPTIONS,
-        "time_limit": TIME_LIMIT,
-        "seed": SEED,
-        "events": events,
-    }
+    return stored_match(
+        RULES,
+        start,
+        state,
+        events,
+        game="dirty_money",
+        seat_count=3,
+        options=OPTIONS,
+        time_limit=TIME_LIMIT,
+        seed=SEED,
+    )
 
 
 def main() -> None:
-    text = json.dumps(build(), indent=None, separators=(",", ":"), sort_keys=True) + "\n"
-    if "--check" in sys.argv[1:]:
-        if not OUT.exists() or OUT.read_text() != text:
-            raise SystemExit(f"{OUT} is out of date: run {Path(__file__).name}")
-        print(f"{OUT.name} is up to date")
-        return
-    OUT.write_text(text)
-    print(f"wrote {OUT} ({len(json.loads(text)['events'])} events)")
+    write_or_check(OUT, build(), __file__)
 
 
 if __name__ == "__main__":

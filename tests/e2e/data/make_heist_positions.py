@@ -11,7 +11,6 @@ them in Traditional Chinese (tests/platform/test_zh_positions.py).
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -21,8 +20,9 @@ BASE_DIR = Path(__file__).resolve().parents[3]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
-from games.engines.base import SYSTEM, DecideContext, Event, replay, rng_for  # noqa: E402
+from games.engines.base import SYSTEM, DecideContext, rng_for  # noqa: E402
 from games.engines.heist import RULES  # noqa: E402
+from tests.e2e.data.stored import stored_match, write_or_check  # noqa: E402
 
 HERE = Path(__file__).parent
 SEED = "stored-heist-1"
@@ -65,16 +65,9 @@ def play(stop: Any) -> dict[str, Any]:
             events.append({"actor": seat, **event.to_json()})
     else:
         raise SystemExit(f"no stop within {MAX_ACTIONS} actions")
-    assert replay(RULES, start, [Event.from_json(e) for e in events]) == state  # as import_match replays it
-    return {
-        "format": 1,
-        "game": "heist",
-        "seat_count": 4,
-        "options": OPTIONS,
-        "time_limit": TIME_LIMIT,
-        "seed": SEED,
-        "events": events,
-    }
+    return stored_match(
+        RULES, start, state, events, game="heist", seat_count=4, options=OPTIONS, time_limit=TIME_LIMIT, seed=SEED
+    )
 
 
 POSITIONS = {
@@ -85,15 +78,7 @@ POSITIONS = {
 
 def main() -> None:
     for name, stop in POSITIONS.items():
-        out = HERE / name
-        text = json.dumps(play(stop), indent=None, separators=(",", ":"), sort_keys=True) + "\n"
-        if "--check" in sys.argv[1:]:
-            if not out.exists() or out.read_text() != text:
-                raise SystemExit(f"{out} is out of date: run {Path(__file__).name}")
-            print(f"{name} is up to date")
-            continue
-        out.write_text(text)
-        print(f"wrote {out} ({len(json.loads(text)['events'])} events)")
+        write_or_check(HERE / name, play(stop), __file__)
 
 
 if __name__ == "__main__":
