@@ -110,7 +110,11 @@ def test_running_views_hold_no_secret_of_another_seat(slug: str) -> None:
                 break  # after the end, players may see everything (e.g. heist R-68)
             for seat in range(players):
                 assert "secret" not in event.for_seat(seat) or seat in event.visible_to
-                if seat not in event.visible_to:
+                if seat in event.visible_to:
+                    # A secret later shared with this seat (a card dealt to it in a new round,
+                    # a hand passed to it) is no longer kept from it.
+                    hidden[seat] -= secret_tokens(event)
+                else:
                     hidden[seat] |= secret_tokens(event)
             if event.secret is None and step % 10:
                 continue  # views are checked after every secret and every tenth step

@@ -1,0 +1,116 @@
+"""Immutable state of an exit_memory game and its JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .tiles import N, target_score
+
+# Phases (R-66). RESOLUTION is transient: the walk runs inside one ``decide``.
+PRESTART = "prestart"
+TURN = "turn"
+EXTRA = "extra"  # DG6: the player on turn places one more tile
+CHAIN = "chain"
+SUMMARY = "summary"
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A direction tile on the route pile: its display facing and whether it lies face down (DG2)."""
+
+    tile: str
+    facing: str
+    face_down: bool = False
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A declaration chain (R-13..R-17): members in the order they played their lost tile."""
+
+    number: int
+    position: int
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    danger: bool = False
+    turn_seconds: int = 60
+    chain_seconds: int = 20
+    phase: str = PRESTART
+    seed: str = ""  # R-62: server-only until the game ends
+    round: int = 0
+    start_player: int = 0
+    turn: int = -1  # the player on turn (TURN, EXTRA) or whose declaration is being answered (CHAIN)
+    prompted: int = -1  # CHAIN: the player being asked to join or keep
+    floor_deck: tuple[str, ...] = ()  # face down, top first
+    floors: tuple[str, ...] = ()  # face up, in reveal order
+    danger_deck: tuple[str, ...] = ()
+    dangers: tuple[str, ...] = ()
+    deck: tuple[str, ...] = ()  # the direction deck, top first (server-only)
+    hands: tuple[tuple[str, ...], ...] = ()
+    start_facing: str = N  # display facing of T00 (DG1/DG3 turn it with the pile)
+    pile: tuple[Placed, ...] = ()  # direction tiles in placement order, without T00
+    holders: tuple[bool, ...] = ()
+    chains: tuple[Chain, ...] = ()
+    chain_asked: tuple[int, ...] = ()  # CHAIN: who has answered the open chain's prompts so far
+    face_down_next: bool = False  # DG2
+    skipped: tuple[bool, ...] = ()  # DG5 flags
+    jammed: tuple[bool, ...] = ()  # DG7 flags
+    notice: str = ""  # the danger card the latest placement triggered (a transient notice, R-58)
+    notice_seat: int = -1
+    scores: tuple[int, ...] = ()
+    ready: tuple[bool, ...] = ()
+    resigned: tuple[bool, ...] = ()
+    since: float = 0.0  # when the awaited decision began
+    result: dict[str, Any] | None = None  # the last round's transcript (public once the round ended)
+    winners: tuple[int, ...] = ()
+
+    @property
+    def target(self) -> int:
+        return target_score(self.players)
+
+    def holder_seats(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.players) if self.holders[s])
+
+    def open_chain(self) -> Chain | None:
+        return self.chains[-1] if self.phase == CHAIN and self.chains else None
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(state):
+        value = getattr(state, f.name)
+        if f.name == "pile":
+            out[f.name] = [[p.tile, p.facing, p.face_down] for p in value]
+        elif f.name == "chains":
+            out[f.name] = [[c.number, c.position, list(c.members)] for c in value]
+        elif f.name == "hands":
+            out[f.name] = [list(h) for h in value]
+        elif isinstance(value, tuple):
+            out[f.name] = list(value)
+        else:
+            out[f.name] = value
+    return out
+
+
+def state_from_json(data: dict[str, Any]) -> State:
+    kwargs: dict[str, Any] = {}
+    for f in fields(State):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if f.name == "pile":
+            kwargs[f.name] = tuple(Placed(t, fa, bool(fd)) for t, fa, fd in value)
+        elif f.name == "chains":
+            kwargs[f.name] = tuple(Chain(n, p, tuple(m)) for n, p, m in value)
+        elif f.name == "hands":
+            kwargs[f.name] = tuple(tuple(h) for h in value)
+        elif isinstance(value, list):
+            kwargs[f.name] = tuple(value)
+        else:
+            kwargs[f.name] = value
+    return State(**kwargs)
