@@ -20,7 +20,7 @@ ENGINES: dict[str, str] = {
     "police_alarm": "games.engines.police_alarm:RULES",
 }
 
-GAMES: tuple[str, ...] = ("heist", "bridge_race", "dirty_money")
+GAMES: tuple[str, ...] = ("heist", "bridge_race", "dirty_money", "exit_memory")
 """Slugs offered on the site."""
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import bridge_race, dirty_money, heist
+from . import bridge_race, dirty_money, exit_memory, heist
 
 GUIDES: dict[str, Callable[[], dict[str, Any]]] = {
     "heist": heist.guide_context,
     "bridge_race": bridge_race.guide_context,
     "dirty_money": dirty_money.guide_context,
+    "exit_memory": exit_memory.guide_context,
 }
 
 

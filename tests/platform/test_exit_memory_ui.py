@@ -1,0 +1,163 @@
+"""exit_memory on the site: pages and socket pushes of real matches played through the one write
+path are searched for every tile id their viewer may not see (section 8, R-57, R-59, R-60), and a
+round is played from a page's own forms to the walk and the next round."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engines.base import SYSTEM
+from games.engines.exit_memory import RULES
+from games.engines.exit_memory.state import CHAIN, EXTRA, TURN, State
+from games.models import Match
+from games.store import load_state
+
+from .helpers import started_match, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TILE_ID = re.compile(r"\bT\d\d\b")
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_html(client: Client, match: Match) -> str:
+    response = client.get(reverse("match", args=[match.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def hidden_from(state: State, seat: int | None) -> set[str]:
+    """Tile ids ``seat`` may not see: the deck, the others' hands and, during a round, the covered
+    pile (every tile but a face-up top)."""
+    hidden = set(state.deck)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            hidden |= set(hand)
+    if state.phase in (TURN, EXTRA, CHAIN):
+        hidden |= {p.tile for p in state.pile[:-1]}
+        if state.pile and state.pile[-1].face_down:
+            hidden.add(state.pile[-1].tile)
+    elif state.result:
+        hidden -= {p["tile"] for p in state.result["pile"]}
+    return hidden
+
+
+def play(match: Match, rng: random.Random, steps: int, on_step: Any = None) -> State:
+    state = load_state(match)
+    for _ in range(steps):
+        actors = sorted(RULES.actors(state))
+        if not actors:
+            break
+        seat = actors[0]
+        action = RULES.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else RULES.bot_action(state, seat, rng)
+        services.do_submit_action(match.pk, seat, action)
+        match.refresh_from_db()
+        state = load_state(match)
+        if on_step is not None:
+            on_step(state)
+    return state
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (4, {"danger": True})])
+def test_no_page_shows_a_tile_its_viewer_may_not_see_section_8(
+    make_user: Any, players: int, options: dict[str, Any]
+) -> None:
+    match, users = started_match(make_user, "exit_memory", players, options)
+    clients: list[tuple[int | None, Client]] = [(seat, client_for(user)) for seat, user in users.items()]
+    clients.append((None, client_for(make_user())))
+    checked = 0
+
+    def check(state: State) -> None:
+        nonlocal checked
+        for seat, client in clients:
+            html = page_html(client, match)
+            leaked = hidden_from(state, seat) & set(TILE_ID.findall(html))
+            assert not leaked, f"seat {seat} was shown {leaked}"
+            if seat is not None and state.phase in (TURN, EXTRA) and state.turn == seat:
+                for tile in state.hands[seat]:  # my own tiles are on my page, as forms
+                    assert f"&quot;tile&quot;:&quot;{tile}&quot;" in html
+            checked += 1
+
+    final = play(match, random.Random(players), 400, check)
+    assert checked >= 40 * len(clients)
+    assert final.phase == "over", "the bots did not finish the game"
+
+
+@pytest.mark.asyncio
+async def test_no_socket_message_carries_a_tile_its_seat_may_not_see_section_8(make_user: Any) -> None:
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from .test_consumers import as_user
+
+    match, users = await sync_to_async(started_match)(make_user, "exit_memory", 3)
+    viewers: dict[int | None, Any] = {None: await sync_to_async(make_user)()}
+    for number, user in users.items():
+        viewers[number] = user
+    sockets = {}
+    for seat, user in viewers.items():
+        communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match.pk}/")
+        connected, _ = await communicator.connect()
+        assert connected
+        sockets[seat] = communicator
+    rng = random.Random(5)
+    messages = 0
+    first = await sync_to_async(lambda: Match.objects.get(pk=match.pk))()
+    at_version: dict[int, State] = {first.version: await sync_to_async(load_state)(first)}
+    for _ in range(60):
+        state = await sync_to_async(play)(match, rng, 1)
+        version = await sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
+        at_version[version] = state
+        for seat, communicator in sockets.items():
+            while not await communicator.receive_nothing(timeout=0.05, interval=0.01):
+                message = await communicator.receive_json_from(timeout=5)
+                seen = at_version.get(message.get("version"), state)
+                leaked = hidden_from(seen, seat) & set(TILE_ID.findall(json.dumps(message)))
+                assert not leaked, f"seat {seat} was sent {leaked}"
+                messages += 1
+    assert messages > 60
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+def test_a_round_played_from_the_pages_forms_reaches_the_walk_and_the_next_round(make_user: Any) -> None:
+    match, users = started_match(make_user, "exit_memory", 2)
+    clients = {seat: client_for(user) for seat, user in users.items()}
+    state = load_state(match)
+    seat = state.turn
+    html = page_html(clients[seat], match)
+    assert "Declare lost" in html and "Only the top tile can be seen" in html
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', html.split("Declare lost")[0].rsplit("<form", 1)[1]))
+    fields["action"] = fields["action"].replace("&quot;", '"')
+    response = clients[seat].post(reverse("match_action", args=[match.pk]), fields)
+    assert response.status_code in (200, 302, 303)
+    state = state_of(match)
+    assert state.phase == "summary" and state.result is not None  # two players: a declaration ends the round
+    for viewer in clients.values():
+        page = page_html(viewer, match)
+        assert "the route" in page and "Skip the walk" in page and "Ready for the next round" in page
+    for number in clients:
+        services.do_submit_action(match.pk, number, {"type": "ready"})
+    assert state_of(match).round == 2
+
+
+def test_how_to_play_draws_every_tile(client: Client) -> None:
+    response = client.get(reverse("how_to_play", args=["exit_memory"]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for kind in ("START", "STRAIGHT", "LEFT", "RIGHT", "DOUBLE_LEFT", "DOUBLE_RIGHT", "CROSS", "ROUNDABOUT"):
+        assert f'href="#em-{kind}"' in html
+    assert "R-" not in html and "FL0" not in html and "DG1" not in html
