@@ -34,7 +34,9 @@ DEFAULT_PLAYERS = {"heist": 4, "bridge_race": 5}
 TARGETS = {
     "bridge_race": {"action_p50_us": 1000.0, "replay_ms": 100.0, "board_ms": 15.0},
     "dirty_money": {"action_p50_us": 1000.0, "replay_ms": 100.0, "board_ms": 10.0},  # issue 11
+    "exit_memory": {"action_p50_us": 1000.0, "replay_ms": 100.0, "board_ms": 10.0},  # issue 12
 }
+RESOLUTION_TARGET_MS = 5.0  # issue 12: the action that ends a 5-player exit_memory round
 TIME_LIMIT = 3600
 MAX_ACTIONS = 20000
 
@@ -196,6 +198,32 @@ def time_render(slug: str, game: dict[str, Any], reps: int) -> dict[str, Any]:
     return out
 
 
+def exit_memory_resolutions(games: int, seed: int) -> list[float]:
+    """Seconds of decide+evolve for each action that ends a 5-player exit_memory round: the walk,
+    the scoring, and the next round's deal when it follows at once."""
+    from games.engines.base import SYSTEM, DecideContext
+    from games.engines.exit_memory import RULES
+
+    times: list[float] = []
+    for i in range(games):
+        rng = random.Random(seed * 1000 + i)
+        state = RULES.initial(5, {"danger": bool(i % 2)})
+        now = 0.0
+        while RULES.actors(state):
+            actors = sorted(RULES.actors(state))
+            seat = actors[0]
+            action = {"type": "start"} if seat == SYSTEM else RULES.bot_action(state, seat, rng)
+            now += 1.0
+            t0 = time.perf_counter()
+            events = RULES.decide(state, seat, action, DecideContext(rng, now))
+            for event in events:
+                state = RULES.evolve(state, event)
+            elapsed = time.perf_counter() - t0
+            if any(e.type == "resolved" for e in events):
+                times.append(elapsed)
+    return times
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=20, help="playouts per game (default 20)")
@@ -296,6 +324,16 @@ def main() -> int:
                 for name, value, limit, unit in checks:
                     state = "MET" if value <= limit else "MISSED"
                     verdicts.append(f"  {slug} {name}: {value:,.2f} {unit} (target <= {limit:,.0f} {unit}) {state}")
+
+        if "exit_memory" in GAMES:
+            resolutions = [t * 1000 for t in exit_memory_resolutions(args.games, args.seed)]
+            worst = pct(resolutions, 50)
+            state = "MET" if worst <= RESOLUTION_TARGET_MS else "MISSED"
+            verdicts.append(
+                f"  exit_memory 5-player round resolution p50: {worst:,.3f} ms "
+                f"(p95 {pct(resolutions, 95):,.3f}, max {max(resolutions):,.3f}, {len(resolutions)} rounds; "
+                f"target <= {RESOLUTION_TARGET_MS:,.0f} ms) {state}"
+            )
 
         print()
         print(

@@ -161,3 +161,26 @@ def test_how_to_play_draws_every_tile(client: Client) -> None:
     for kind in ("START", "STRAIGHT", "LEFT", "RIGHT", "DOUBLE_LEFT", "DOUBLE_RIGHT", "CROSS", "ROUNDABOUT"):
         assert f'href="#em-{kind}"' in html
     assert "R-" not in html and "FL0" not in html and "DG1" not in html
+
+
+def test_a_chinese_page_has_no_english_left(make_user: Any) -> None:
+    from .test_how_to_play import LATIN_PHRASE, visible_text
+
+    match, users = started_match(make_user, "exit_memory", 3, {"danger": True})
+    clients = []
+    for user in users.values():
+        user.profile.language = "zh-hant"
+        user.profile.save()
+        client = client_for(user)
+        client.cookies["django_language"] = "zh-hant"
+        clients.append(client)
+    rng = random.Random(3)
+    for _ in range(40):
+        for client in clients:
+            text = visible_text(
+                client.get(reverse("match", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
+            )
+            assert "緊急出口" in text
+            phrases = [p for p in LATIN_PHRASE.findall(text) if "Player" not in p]
+            assert not phrases, phrases
+        play(match, rng, 3)

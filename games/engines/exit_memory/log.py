@@ -27,10 +27,8 @@ def _round_started(data: Mapping[str, Any]) -> list[LogLine]:
 def _resolved(data: Mapping[str, Any]) -> list[LogLine]:
     if data["outcome"] == "ESCAPED":
         return [LogLine(_("The route was walked to the end: the team escaped!"))]
-    reasons = ", ".join(data["reasons"])
-    return [
-        LogLine(_("The route got lost at tile #%(index)s (%(reason)s)."), {"index": data["lost_at"], "reason": reasons})
-    ]
+    params = {"index": data["lost_at"], "reason": list(data["reasons"])}  # the web layer names each reason
+    return [LogLine(_("The route got lost at tile #%(index)s (%(reason)s)."), params)]
 
 
 def _scored(data: Mapping[str, Any]) -> list[LogLine]:
