@@ -106,7 +106,7 @@ def answers(page: Page) -> int:
     return int(page.locator("#match").get_attribute("data-answers") or "0")
 
 
-def submit(actor: Player, button: Locator) -> tuple[int, str]:
+def submit(actor: Player, button: Locator, *, keyboard: bool = False) -> tuple[int, str]:
     """Click an action button and wait until its answer is shown: (HTTP-like status, error shown or "").
 
     The move goes up the match's socket; the page counts the answers it gets (``data-answers``)
@@ -114,7 +114,11 @@ def submit(actor: Player, button: Locator) -> tuple[int, str]:
     """
     page = actor.page
     before, answered = board_version(page), answers(page)
-    button.click()
+    if keyboard:  # focus it and press Enter, as a keyboard user does
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.click()
     page.wait_for_function(
         "n => parseInt(document.getElementById('match').dataset.answers || '0', 10) > n",
         arg=answered,
@@ -131,13 +135,13 @@ def submit(actor: Player, button: Locator) -> tuple[int, str]:
     return status, error.first.inner_text() if status != 200 and error.count() else ""
 
 
-def act(actor: Player, button: Locator, everyone: list[Player]) -> int:
+def act(actor: Player, button: Locator, everyone: list[Player], *, keyboard: bool = False) -> int:
     """Click an action button, check it was accepted, and wait until every page shows its result.
 
     Waiting for the other pages' boards to reach the new version is the live-update check: they
     are never reloaded, so only the WebSocket push can bring it.
     """
-    status, error = submit(actor, button)
+    status, error = submit(actor, button, keyboard=keyboard)
     assert status == 200, f"{actor.name}'s action was refused: HTTP {status} {error}"
     version = board_version(actor.page)
     for other in everyone:
