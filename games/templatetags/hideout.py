@@ -16,6 +16,7 @@ from typing import Any
 
 from django import template
 from django.middleware.csrf import get_token
+from django.template.base import FilterExpression
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -91,6 +92,12 @@ def get(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
+def numbered(seats: Any, number: Any) -> Any:
+    """The seat of ``seats`` whose ``number`` is ``number``: ``{% with s=seats|numbered:shared_key %}``."""
+    return next((s for s in seats or () if s.number == number), None)
+
+
+@register.filter
 def plus_one(value: int) -> int:
     return int(value) + 1
 
@@ -137,22 +144,30 @@ class SharedNode(template.Node):
     It is rendered from the *spectator's* context (``presenter.public_context``), never from the
     viewer's own, so it cannot carry a secret; and it is rendered once per match revision and
     language, then reused for every seat (the pushes after a move render all of them at once).
+
+    ``{% shared "name" key %}`` is one of several such blocks of a loop (a seat's panel): ``key``
+    is resolved in the viewer's context, and only it, as ``shared_key``, reaches the spectator's
+    context, so it must be something every viewer may know (a seat number).
     """
 
-    def __init__(self, name: str, nodelist: template.NodeList) -> None:
+    def __init__(self, name: str, key: FilterExpression | None, nodelist: template.NodeList) -> None:
         self.name = name
+        self.key = key
         self.nodelist = nodelist
 
     def render(self, context: template.Context) -> SafeString:
         from games.presenter import public_context
 
         match = context["match"]
+        key_value = None if self.key is None else self.key.resolve(context)
         # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-        key = (match.pk, match.seed, match.revision, translation.get_language(), self.name)
+        key = (match.pk, match.seed, match.revision, translation.get_language(), self.name, key_value)
         with _shared_lock:
             html = _shared.get(key)
         if html is None:
-            html = mark_safe(self.nodelist.render(context.new(public_context(match))))
+            public = context.new(public_context(match))
+            public["shared_key"] = key_value
+            html = mark_safe(self.nodelist.render(public))
             with _shared_lock:
                 _shared[key] = html
                 while len(_shared) > _SHARED_SIZE:
@@ -166,14 +181,19 @@ def forget_shared() -> None:
         _shared.clear()
 
 
+def _name_and_key(parser: Any, token: Any, usage: str) -> tuple[str, FilterExpression | None]:
+    bits = token.split_contents()
+    if len(bits) not in (2, 3):
+        raise template.TemplateSyntaxError(f"usage: {usage}")
+    return bits[1].strip("\"'"), parser.compile_filter(bits[2]) if len(bits) == 3 else None
+
+
 @register.tag("shared")
 def shared(parser: Any, token: Any) -> SharedNode:
-    bits = token.split_contents()
-    if len(bits) != 2:
-        raise template.TemplateSyntaxError('usage: {% shared "name" %}…{% endshared %}')
+    name, key = _name_and_key(parser, token, '{% shared "name" [key] %}…{% endshared %}')
     nodelist = parser.parse(("endshared",))
     parser.delete_first_token()
-    return SharedNode(bits[1].strip("\"'"), nodelist)
+    return SharedNode(name, key, nodelist)
 
 
 # --- named fragments of a board ------------------------------------------------------------------
@@ -185,26 +205,27 @@ class FragmentNode(template.Node):
     Its content must be one element whose id is the fragment's name. When the push code renders a
     board it passes a dict as ``fragments`` in the context; each fragment records its HTML there,
     so a socket can be sent only the fragments that changed since its last update
-    (:mod:`games.pushes`).
+    (:mod:`games.pushes`). ``{% fragment "name" key %}`` is one of a loop's: its name (and id) is
+    ``name-key``. Fragments are never nested.
     """
 
-    def __init__(self, name: str, nodelist: template.NodeList) -> None:
+    def __init__(self, name: str, key: FilterExpression | None, nodelist: template.NodeList) -> None:
         self.name = name
+        self.key = key
         self.nodelist = nodelist
 
     def render(self, context: template.Context) -> SafeString:
         html = mark_safe(self.nodelist.render(context).strip())
         found = context.get("fragments")
         if isinstance(found, dict):
-            found[self.name] = html
+            name = self.name if self.key is None else f"{self.name}-{self.key.resolve(context)}"
+            found[name] = html
         return html
 
 
 @register.tag("fragment")
 def fragment(parser: Any, token: Any) -> FragmentNode:
-    bits = token.split_contents()
-    if len(bits) != 2:
-        raise template.TemplateSyntaxError('usage: {% fragment "name" %}…{% endfragment %}')
+    name, key = _name_and_key(parser, token, '{% fragment "name" [key] %}…{% endfragment %}')
     nodelist = parser.parse(("endfragment",))
     parser.delete_first_token()
-    return FragmentNode(bits[1].strip("\"'"), nodelist)
+    return FragmentNode(name, key, nodelist)

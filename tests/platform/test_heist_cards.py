@@ -28,7 +28,7 @@ def board_of(user: Any, match: Match) -> str:
 
 
 def seat_panel(html: str, seat: int) -> str:
-    return html.split(f'<li class="seat-panel" data-seat="{seat}">', 1)[1].split("</li>", 1)[0]
+    return html.split(f'<li id="heist-seat-{seat}" class="seat-panel" data-seat="{seat}">', 1)[1].split("</li>", 1)[0]
 
 
 def test_item3_hands_are_cards_face_down_for_everyone_but_in_my_own_panel(make_user: Any) -> None:

@@ -231,7 +231,7 @@ def test_secret_roles_do_not_reach_other_pages(make_user: Any) -> None:
         assert "You chose Goon" not in other
         mine = other.split('class="my-roles"', 1)[1].split("</p>", 1)[0]
         assert "Goon" not in mine and "role-goon" not in mine  # the other panel holds its own role only
-        seat0 = other.split('<li class="seat-panel" data-seat="0">', 1)[1].split("</li>", 1)[0]
+        seat0 = other.split('<li id="heist-seat-0" class="seat-panel" data-seat="0">', 1)[1].split("</li>", 1)[0]
         assert "role-" not in seat0 and "Goon" not in seat0  # seat 0's hand lies face down
     spectator = client_for(make_user()).get(match.get_absolute_url()).content.decode()
     assert "You chose" not in spectator and "Your role" not in spectator
