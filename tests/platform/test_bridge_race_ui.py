@@ -97,7 +97,7 @@ def check_board(board: str, state: Any) -> None:
     assert board.count('class="br-car-anim') == len(on_board)
     for car in on_board:
         assert f'id="br-car-{car.seat}" data-seat="{car.seat}"' in board
-    assert board.count('<article class="br-dash') == state.players
+    assert board.count('class="br-dash') == state.players
 
 
 def pages(match: Match, users: dict[int, Any], spectator: Any) -> dict[str, tuple[int | None, str]]:
