@@ -451,6 +451,7 @@ class Sock:
         self.closed = False
         self.waiters: list[tuple[int, asyncio.Future[float | None]]] = []
         self.first = asyncio.get_running_loop().create_future()
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # moves sent up this socket, by key
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -460,6 +461,11 @@ class Sock:
             async for raw in self.ws:
                 now = time.perf_counter()
                 msg = json.loads(raw)
+                if msg.get("type") == "answer":
+                    waiting = self.answers.pop(str(msg.get("key")), None)
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result({**msg, "at": now})
+                    continue
                 if msg.get("type") != "update":
                     continue
                 # What a push counts: "revision" (display revision) where the server sends one, else "version".
@@ -489,8 +495,24 @@ class Sock:
             for _target, fut in self.waiters:
                 if not fut.done():
                     fut.set_result(None)
+            for answer in self.answers.values():
+                if not answer.done():
+                    answer.set_result({"status": 0})
             if not self.first.done():
                 self.first.set_result(None)
+
+    async def act(self, action: dict[str, Any], version: int, timeout: float) -> dict[str, Any]:
+        """Send a move up this socket as the page does (``match.js``) and wait for its answer."""
+        key = uuid.uuid4().hex
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[key] = answer
+        message = {"type": "act", "action": json.dumps(action, separators=(",", ":")), "fields": {}}
+        await self.ws.send(json.dumps({**message, "version": str(version), "key": key}))
+        try:
+            return await asyncio.wait_for(answer, timeout)
+        except TimeoutError:
+            self.answers.pop(key, None)
+            return {"status": 0}
 
     async def arrival(self, target: int, timeout: float) -> float | None:
         """When the first update with version >= target arrived (waits for it up to ``timeout``)."""
@@ -675,6 +697,30 @@ class Client:
         self.stats.accepted_by_match[match_id] += 1
         return 200, asyncio.create_task(self.measure(t0, new_version, opponents, match_id))
 
+    async def socket_move(
+        self, mover: Sock, match_id: int, version: int, action: dict[str, Any], opponents: list[Sock]
+    ) -> tuple[int, asyncio.Task[None] | None]:
+        """The move up the mover's own socket (issue 8, item 1); its answer carries the new revision."""
+        self.stats.attempts += 1
+        t0 = time.perf_counter()
+        try:
+            answer = await mover.act(action, version, self.args.lost_timeout)
+        except Exception as exc:
+            self.stats.errors[f"socket send {type(exc).__name__}"] += 1
+            return 0, None
+        status = int(answer.get("status", 0))
+        if status == 409:
+            self.stats.conflicts += 1
+            return 409, None
+        if status != 200:
+            self.stats.errors[f"answer {status}: {str(answer.get('message', 'no answer'))[:80]}"] += 1
+            return status, None
+        self.stats.post_rtt.append(answer["at"] - t0)
+        self.stats.accepted_at.append(answer["at"])
+        self.stats.accepted_by_match[match_id] += 1
+        target = int(answer.get("revision", answer.get("version", 0)))
+        return 200, asyncio.create_task(self.measure(t0, target, opponents, match_id))
+
     async def measure(self, t0: float, target: int, opponents: list[Sock], match_id: int) -> None:
         arrivals = await asyncio.gather(*(s.arrival(target, self.args.lost_timeout) for s in opponents))
         if any(a is None for a in arrivals):
@@ -735,7 +781,10 @@ class Client:
                 if self.stop.is_set():
                     return
                 opponents = [s for n, s in ready.items() if n != seat]
-                _status, task = await self.post_move(seats[seat], match_id, version, action, opponents)
+                if self.args.transport == "socket":
+                    _status, task = await self.socket_move(ready[seat], match_id, version, action, opponents)
+                else:
+                    _status, task = await self.post_move(seats[seat], match_id, version, action, opponents)
                 if task is not None:
                     measures.append(task)
             finally:
@@ -974,7 +1023,7 @@ def verify_log(match_ids: list[int], accepted: Counter[int]) -> tuple[list[list[
         totals["events"] += len(evs)
         totals["player events"] += player_events
         totals["system events"] += system_events
-        totals["accepted POSTs"] += accepted.get(mid, 0)
+        totals["accepted moves"] += accepted.get(mid, 0)
         totals["receipts"] += len(rec)
         totals["automatic steps"] += steps
     connections.close_all()
@@ -1008,10 +1057,11 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
     mid = [t for t in stats.accepted_at if lo + 0.1 * span <= t <= hi - 0.1 * span]
     steady = len(mid) / (0.8 * span) if span > 0 else float("nan")
     rows: list[list[Any]] = [
-        ["tables (4 seats each) / daphnes", f"{args.matches} / {len(args.urls)}"],
+        ["tables (4 seats each) / daphnes", f"{args.matches} / {len(args.urls)} (a table's seats alternate daphnes)"],
+        ["moves sent by", "the mover's WebSocket" if args.transport == "socket" else "form POST"],
         ["matches played (finished)", f"{len(stats.matches)} ({stats.finished_matches})"],
         ["window (s)", round(elapsed, 1)],
-        ["POSTs offered / s", stats.attempts / elapsed if elapsed else 0.0],
+        ["moves offered / s", stats.attempts / elapsed if elapsed else 0.0],
         ["moves accepted", accepted],
         ["moves / s (whole window)", rate],
         ["moves / s (steady middle 80 %)", steady],
@@ -1034,7 +1084,7 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
             ["latency (ms)", "n", "p50", "p95", "p99", "max"],
             [
                 [
-                    "POST -> all opponents' sockets",
+                    "move -> all opponents' sockets",
                     len(lat),
                     pct(lat, 50),
                     pct(lat, 95),
@@ -1042,7 +1092,7 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
                     max(lat, default=float("nan")),
                 ],
                 [
-                    "POST round trip (response)",
+                    "move round trip (socket answer or POST response)",
                     len(rtt),
                     pct(rtt, 50),
                     pct(rtt, 95),
@@ -1076,7 +1126,12 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
             ],
         )
     )
-    print(table(["CPU and PostgreSQL during the window", "value"], [[k, v] for k, v in cpu.items()]))
+    per_move = 1000.0 / rate if rate else float("nan")  # ms of one core per accepted move, per core used
+    server_cores = sum(v for k, v in cpu.items() if k.endswith(" cores") and not k.startswith("client"))
+    cpu_rows = [[k, v] for k, v in cpu.items()]
+    cpu_rows.append(["client CPU per accepted move (ms; target <= 1)", cpu.get("client cores", 0.0) * per_move])
+    cpu_rows.append(["server CPU per accepted move (ms; daphnes, worker, PostgreSQL, Redis)", server_cores * per_move])
+    print(table(["CPU and PostgreSQL during the window", "value"], cpu_rows))
     if stats.errors:
         print(table(["error", "count"], [[k, v] for k, v in stats.errors.most_common(10)]))
     refused = stats.initial_connect[1] + stats.ws_errors
@@ -1094,7 +1149,7 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
     for p in problems[:10]:
         print("  LOG PROBLEM:", p)
     print(
-        "  events = player events + system events; accepted POSTs must equal receipts; "
+        "  events = player events + system events; accepted moves must equal receipts; "
         f"log check: {'OK' if not problems else f'{len(problems)} problem(s)'}"
     )
     ok = not problems and stats.lost == 0 and not stats.final_bad
@@ -1194,6 +1249,12 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--connect-concurrency", type=int, default=20, help="sockets opening at once (ramp)")
     p.add_argument("--ws-retries", type=int, default=4, help="retries of a refused WebSocket handshake")
     p.add_argument("--daphnes", type=int, default=2, help="daphne processes to start (default 2)")
+    p.add_argument(
+        "--transport",
+        choices=["socket", "post"],
+        default="socket",
+        help="moves up the mover's WebSocket, as the page sends them (default), or as form POSTs",
+    )
     p.add_argument("--celery-concurrency", type=int, default=2)
     p.add_argument("--deciders", type=int, default=1, help="client helper processes that choose moves")
     p.add_argument("--url", default="", help="attach to running servers: comma-separated base URLs")
