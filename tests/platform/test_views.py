@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Match, MatchEvent
+from games.models import ChatMessage, Match, MatchEvent
 
 from .helpers import choose_all, started_match
 
@@ -216,6 +216,16 @@ def test_chat_post_and_private_messages_stay_private(make_user: Any) -> None:
     assert "secret-whisper-123" not in seen_by_2 and "secret-whisper-123" not in spectator
     empty = client_for(by_seat[0]).post(url, {"text": " "}, HTTP_HX_REQUEST="true")
     assert empty.status_code == 400 and "Write a message first." in empty.content.decode()
+
+
+def test_chat_post_with_a_control_character_is_refused(make_user: Any) -> None:
+    """A NUL could not be typed, and PostgreSQL would refuse to store it: a clear 400, nothing kept."""
+    match, by_seat = started_match(make_user)
+    url = reverse("match_chat", args=[match.pk])
+    refused = client_for(by_seat[0]).post(url, {"text": "hi\x00there", "to": ""}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 400
+    assert "A message can hold only text you can type." in refused.content.decode()
+    assert not ChatMessage.objects.filter(match=match).exists()
 
 
 def test_secret_roles_do_not_reach_other_pages(make_user: Any) -> None:
