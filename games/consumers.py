@@ -181,6 +181,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         board_news = rendered.has_board and rendered.revision > self.sent_revision
         # The writer sends a chat box only when it changed for me (a message, or chat opening/closing).
         chat_news = bool(rendered.chat_html) and (rendered.chat_version > self.sent_chat or board_news)
+        if board_news and not self._can_diff(rendered):
+            # The writer sends fragments, no shell: a client that cannot take them as a diff (it
+            # just connected, or the board's shell changed) gets its whole board rendered here.
+            await self.push(only_if_newer=True)
+            return
         if board_news or chat_news:
             await self._deliver(rendered, board=board_news, chat=chat_news)
 
@@ -203,6 +208,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._deliver(rendered, board=rendered.has_board, chat=bool(rendered.chat_html), full=not only_if_newer)
 
+    def _can_diff(self, rendered: pushes.Rendered) -> bool:
+        """Whether my client shows the board ``rendered``'s fragments can be laid on."""
+        frame = self.frame
+        return (
+            frame is not None
+            and frame[0] == self.sent_revision
+            and frame[1] == rendered.shell_digest
+            and frame[2].keys() == rendered.digests.keys()
+        )
+
     async def _deliver(self, rendered: pushes.Rendered, *, board: bool, chat: bool, full: bool = False) -> None:
         """Send my client what it lacks: only the fragments that changed since the board it shows.
 
@@ -219,13 +234,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         chunks: list[str] = []
         if board:
             frame = self.frame
-            if (
-                not full
-                and frame is not None
-                and frame[0] == self.sent_revision
-                and frame[1] == rendered.shell_digest
-                and frame[2].keys() == rendered.digests.keys()
-            ):
+            if not full and self._can_diff(rendered):
+                assert frame is not None
                 update["base"] = self.sent_revision
                 old = frame[2]
                 # Each fragment apart: the client parses an SVG layer in an SVG context.

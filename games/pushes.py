@@ -32,7 +32,7 @@ from .engines.base import Event
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
 from .store import load_state, rules_for
-from .templatetags.hideout import log_items
+from .templatetags.hideout import log_items, placeholder
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +52,14 @@ def user_language(user: Any) -> str:
 
 # --- rendered partials, kept briefly --------------------------------------------------------------
 
-_rendered: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_rendered: OrderedDict[tuple[Any, ...], Rendered] = OrderedDict()
 _rendered_lock = Lock()
 _RENDERED_SIZE = 512
 
 
-def _keep(key: tuple[Any, ...], html: str) -> None:
+def _keep(key: tuple[Any, ...], rendered: Rendered) -> None:
     with _rendered_lock:
-        _rendered[key] = html
+        _rendered[key] = rendered
         _rendered.move_to_end(key)
         while len(_rendered) > _RENDERED_SIZE:
             _rendered.popitem(last=False)
@@ -74,7 +74,8 @@ def forget_rendered() -> None:
 def rendered_board(match_id: int, revision: int, user_id: int, language: str) -> str | None:
     """The board partial this process rendered for ``user_id`` at ``revision``, if it still has it."""
     with _rendered_lock:
-        return _rendered.get((match_id, revision, user_id, language, "board"))
+        kept = _rendered.get((match_id, revision, user_id, language, "board"))
+    return None if kept is None else kept.board_html()
 
 
 def board_with_error(board_html: str, error: str | None) -> str:
@@ -125,24 +126,25 @@ class Rendered:
 
     @property
     def has_board(self) -> bool:
-        return bool(self.shell)
+        return bool(self.shell_digest)
 
     def board_html(self) -> str:
         html = self.shell
         for name, frag in self.frags.items():
-            html = html.replace(_placeholder(name), frag, 1)
+            html = html.replace(placeholder(name), frag, 1)
         return html
 
     def html(self) -> str:
         return (self.board_html() if self.has_board else "") + self.log_html + self.chat_html
 
-    def to_message(self) -> dict[str, Any]:
+    def to_message(self, *, shell: bool = True) -> dict[str, Any]:
+        """The message for a seat's sockets; without the ``shell`` they can only lay fragments on a board."""
         return {
             "revision": self.revision,
             "version": self.version,
             "chat_version": self.chat_version,
             "deflate": self.public,
-            "shell": self.shell,
+            "shell": self.shell if shell else "",
             "shell_digest": self.shell_digest,
             "frags": self.frags,
             "digests": self.digests,
@@ -170,10 +172,6 @@ class Rendered:
         )
 
 
-def _placeholder(name: str) -> str:
-    return f"<!--fragment:{name}-->"
-
-
 def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int | None = None) -> Rendered:
     """Render ``parts`` of what ``user`` sees of ``match`` (``None``: a spectator), in the current language."""
     wanted = frozenset(parts)
@@ -189,16 +187,15 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
     )
     if "board" in wanted:
         frags: dict[str, str] = {}
-        context["fragments"] = frags
-        html: str = render_to_string("games/match.html#board", context)
-        _keep((match.pk, match.revision, user_id, language, "board"), html)
-        shell = html
-        for name, frag in frags.items():
-            shell = shell.replace(frag, _placeholder(name), 1)
+        context["fragments"] = frags  # each fragment lands here, a placeholder in the shell
+        shell: str = render_to_string("games/match.html#board", context)
         out.shell, out.frags = shell, frags
         out.shell_digest = _digest(shell.partition(">")[2])
         out.digests = {name: _digest(frag) for name, frag in frags.items()}
+        _keep((match.pk, match.revision, user_id, language, "board"), out)
     if "log" in wanted:
+        # The whole log too: under load a socket often misses the version before (moves by other
+        # processes cross), and then it takes the whole log rather than render its own board.
         out.log_html = render_to_string("games/match.html#log", context)
         if log_after is not None:
             out.log_after = log_after
@@ -333,5 +330,7 @@ def _publish(
             continue
         broadcaster.send(
             seat_group(match.pk, seat.number),
-            {"type": "seat.update", "user": seat.user_id, **rendered.to_message()},
+            # No shell: a socket that cannot lay the fragments on the board it shows (its shell
+            # changed) renders its whole board itself (consumers.MatchConsumer.seat_update).
+            {"type": "seat.update", "user": seat.user_id, **rendered.to_message(shell=False)},
         )

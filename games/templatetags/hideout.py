@@ -205,8 +205,9 @@ class FragmentNode(template.Node):
     Its content must be one element whose id is the fragment's name. When the push code renders a
     board it passes a dict as ``fragments`` in the context; each fragment records its HTML there,
     so a socket can be sent only the fragments that changed since its last update
-    (:mod:`games.pushes`). ``{% fragment "name" key %}`` is one of a loop's: its name (and id) is
-    ``name-key``. Fragments are never nested.
+    (:mod:`games.pushes`); the board then holds a placeholder in its place.
+    ``{% fragment "name" key %}`` is one of a loop's: its name (and id) is ``name-key``.
+    Fragments are never nested.
     """
 
     def __init__(self, name: str, key: FilterExpression | None, nodelist: template.NodeList) -> None:
@@ -218,9 +219,17 @@ class FragmentNode(template.Node):
         html = mark_safe(self.nodelist.render(context).strip())
         found = context.get("fragments")
         if isinstance(found, dict):
+            # Split mode (games.pushes.render_seat): the fragment goes to the dict and the board
+            # keeps a placeholder, so the board comes out as its shell with no search to cut it.
             name = self.name if self.key is None else f"{self.name}-{self.key.resolve(context)}"
             found[name] = html
+            return mark_safe(placeholder(name))
         return html
+
+
+def placeholder(name: str) -> str:
+    """Where fragment ``name`` sits in a board's shell."""
+    return f"<!--fragment:{name}-->"
 
 
 @register.tag("fragment")
