@@ -300,8 +300,12 @@ def w_init() -> None:
     django_setup()
 
 
-def w_decide(match_id: int, salt: str) -> dict[str, Any]:
-    """Load the state of a match and choose a bot move for every seat the game waits on."""
+def w_decide(match_id: int, salt: str, only: tuple[int, ...] | None = None) -> dict[str, Any]:
+    """Load the state of a match and choose a bot move for every seat the game waits on.
+
+    ``only``: the seats free to move (the others are already thinking or sending a move), so that
+    the client spends no CPU choosing moves it would throw away.
+    """
     from games.models import Match
     from games.services import waiting_seats
     from games.store import load_state, rules_for
@@ -318,7 +322,7 @@ def w_decide(match_id: int, salt: str) -> dict[str, Any]:
     actions = {
         seat: rules.bot_action(state, seat, random.Random(f"{salt}:{match_id}:{match.version}:{seat}"))
         for seat in sorted(seats)
-        if seat >= 0
+        if seat >= 0 and (only is None or seat in only)
     }
     return {"version": match.version, "seen": seen, "over": False, "actions": actions}
 
@@ -774,7 +778,7 @@ class Client:
                     if ready[seat].max_version > seen:
                         # The board changed while this player thought: the browser's form now carries the
                         # new version, so decide again (still before the clock starts).
-                        fresh = await self.call(match_id, w_decide, match_id, self.salt)
+                        fresh = await self.call(match_id, w_decide, match_id, self.salt, (seat,))
                         if fresh["over"] or seat not in fresh["actions"]:
                             return
                         version, action = fresh["version"], fresh["actions"][seat]
@@ -802,8 +806,12 @@ class Client:
                     table["force"] = True  # a dropped push: look at the database again
                 continue
             table["force"] = False
+            free = tuple(n for n in ready if n not in busy)
+            if not free:  # everybody is already moving: look again when one of them is done
+                last = top
+                continue
             try:
-                decision = await self.call(match_id, w_decide, match_id, self.salt)
+                decision = await self.call(match_id, w_decide, match_id, self.salt, free)
             except Exception as exc:
                 self.stats.errors[f"decide: {type(exc).__name__}: {str(exc)[:60]}"] += 1
                 break
@@ -945,6 +953,7 @@ def cpu_snapshot(args: argparse.Namespace) -> dict[str, float]:
     stack_pids = set(args.daphne_pids) | ({args.celery_pid} if args.celery_pid else set())
     helpers = [pid for pid in children_of(os.getpid()) if pid not in stack_pids]  # decider processes
     snap["client"] = sum(os.times()[:2]) + sum(cpu_seconds(pid) for pid in helpers)
+    snap["client_helpers"] = sum(cpu_seconds(pid) for pid in helpers)  # its share: choosing the moves
     for i, pid in enumerate(args.daphne_pids):
         snap[f"daphne{i}"] = cpu_seconds(pid)
     if args.celery_pid:
@@ -1130,6 +1139,8 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
     server_cores = sum(v for k, v in cpu.items() if k.endswith(" cores") and not k.startswith("client"))
     cpu_rows = [[k, v] for k, v in cpu.items()]
     cpu_rows.append(["client CPU per accepted move (ms; target <= 1)", cpu.get("client cores", 0.0) * per_move])
+    helpers = cpu.get("client_helpers cores", 0.0)
+    cpu_rows.append(["  of which choosing the moves (helper processes)", helpers * per_move])
     cpu_rows.append(["server CPU per accepted move (ms; daphnes, worker, PostgreSQL, Redis)", server_cores * per_move])
     print(table(["CPU and PostgreSQL during the window", "value"], cpu_rows))
     if stats.errors:
