@@ -184,3 +184,33 @@ def test_a_chinese_page_has_no_english_left(make_user: Any) -> None:
             phrases = [p for p in LATIN_PHRASE.findall(text) if "Player" not in p]
             assert not phrases, phrases
         play(match, rng, 3)
+
+
+def test_R70_a_player_who_never_answers_gets_the_defaults_marked_as_timed_out(make_user: Any) -> None:
+    """Two bots and a person who never answers: each of the person's deadlines passes and its
+    default applies (a placement of the lowest tile, keep, Ready), marked as automatic in the
+    event and on the page's log, and the game goes on to the next rounds."""
+    host = make_user()
+    match = services.do_create_match(host, "exit_memory", 3, {}, 3600)
+    services.do_add_bot(match.pk, host)
+    services.do_add_bot(match.pk, host)
+    services.do_start_match(match.pk, host)  # eager Celery: the bots move until the person is asked
+    match.refresh_from_db()
+    human = next(s.number for s in match.seats.all() if s.user_id == host.pk)
+    for _ in range(300):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE or load_state(match).round >= 3:
+            break
+        state = load_state(match)
+        deadline = min(RULES.deadlines(state), key=lambda d: d.due)
+        assert human in deadline.seats, f"the bots left a decision unmade: {deadline}"
+        assert services.do_force_timeout(match.pk) is not None
+    state = state_of(match)
+    assert state.round >= 3 or match.status == Match.Status.FINISHED, "a game of time-outs did not go on"
+    mine = [e for e in match.events.all() if e.data.get("seat") == human and e.actor == SYSTEM]
+    kinds = {e.type for e in mine}
+    assert "timed_out" in kinds and "ready" in kinds, kinds
+    assert "tile_placed" in kinds, kinds
+    assert all(e.data.get("auto") for e in mine if e.type in ("tile_placed", "chain_reply", "passed", "ready"))
+    page = page_html(client_for(host), match)
+    assert "(time ran out)" in page
