@@ -44,11 +44,14 @@ class Submission:
 
 def clean_text(value: Any, limit: int = MAX_FIELD_CHARS) -> str:
     """A string a person could have typed: no NUL or other control characters, no lone surrogates."""
-    if not isinstance(value, str) or len(value) > limit:
-        raise BadPayload()
-    if any((ord(c) < 32 and c not in "\t\n\r") or 0xD800 <= ord(c) <= 0xDFFF for c in value):
+    if not isinstance(value, str) or len(value) > limit or not typeable(value):
         raise BadPayload()
     return value
+
+
+def typeable(text: str) -> bool:
+    """No NUL or other control character (tab and line breaks aside) and no lone surrogate."""
+    return not any((ord(c) < 32 and c not in "\t\n\r") or 0xD800 <= ord(c) <= 0xDFFF for c in text)
 
 
 def _check_depth(value: Any, depth: int = 0) -> None:

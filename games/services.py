@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import clock, guarded, livetimers, pushes
+from . import clock, guarded, livetimers, payloads, pushes
 from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalAction, InvalidAction, replay, rng_for
 from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
@@ -581,8 +581,7 @@ def do_post_chat(match_id: int, seat: int, text: str, to_seat: int | None = None
         raise ServiceError(_("Write a message first."))
     if len(text) > 500:
         raise ServiceError(_("A message can be at most 500 characters."))
-    if any((ord(c) < 32 and c not in "\t\n\r") or 0xD800 <= ord(c) <= 0xDFFF for c in text):
-        # As payloads.clean_text for socket messages; PostgreSQL would refuse a NUL outright.
+    if not payloads.typeable(text):  # PostgreSQL would refuse a NUL outright
         raise ServiceError(_("A message can hold only text you can type."))
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
@@ -26,6 +27,7 @@ from games.models import Match
 from games.store import load_state
 
 from .helpers import started_match
+from .watch import search_every_message
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -224,39 +226,15 @@ def test_R63_a_surplus_payment_is_refused_with_a_clear_message_and_changes_nothi
 
 @pytest.mark.asyncio
 async def test_no_socket_message_carries_a_card_its_seat_may_not_see_section_8_2(make_user: Any) -> None:
-    from asgiref.sync import sync_to_async
-    from channels.testing import WebsocketCommunicator
-
-    from .test_consumers import as_user
-
     match, users = await sync_to_async(started_match)(make_user, "dirty_money", 3)
-    viewers: dict[int | None, Any] = {None: await sync_to_async(make_user)()}
-    for number, user in users.items():
-        viewers[number] = user
-    sockets = {}
-    for seat, user in viewers.items():
-        communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match.pk}/")
-        connected, _ = await communicator.connect()
-        assert connected
-        sockets[seat] = communicator
+    viewers: dict[int | None, Any] = {seat: user for seat, user in users.items()}
+    viewers[None] = await sync_to_async(make_user)()  # a spectator
     rng = random.Random(7)
-    messages = 0
-    at_version: dict[int, State] = {}  # with Redis a push may arrive after the next move: judge it by its own version
-    first = await sync_to_async(lambda: Match.objects.get(pk=match.pk))()
-    at_version[first.version] = await sync_to_async(load_state)(first)
-    for _ in range(60):
-        state = await sync_to_async(play)(match, rng, 1)
-        version = await sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
-        at_version[version] = state
-        for seat, communicator in sockets.items():
-            while not await communicator.receive_nothing(timeout=0.05, interval=0.01):
-                message = await communicator.receive_json_from(timeout=5)
-                seen = at_version.get(message.get("version"), state)
-                assert not leaked(json.dumps(message), seen, seat), f"seat {seat} was sent hidden cards"
-                messages += 1
-    assert messages > 60
-    for communicator in sockets.values():
-        await communicator.disconnect()
+
+    def check(text: str, seen: State, seat: int | None) -> None:
+        assert not leaked(text, seen, seat), f"seat {seat} was sent hidden cards"
+
+    assert await search_every_message(match, viewers, lambda: play(match, rng, 1), check) > 60
 
 
 def test_bot_seats_play_their_turns_and_a_timed_out_decision_takes_its_default_10_3(make_user: Any) -> None:

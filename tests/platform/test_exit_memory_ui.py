@@ -4,12 +4,12 @@ round is played from a page's own forms to the walk and the next round."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
@@ -21,6 +21,7 @@ from games.models import Match
 from games.store import load_state
 
 from .helpers import started_match, state_of
+from .watch import search_every_message
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -98,39 +99,16 @@ def test_no_page_shows_a_tile_its_viewer_may_not_see_section_8(
 
 @pytest.mark.asyncio
 async def test_no_socket_message_carries_a_tile_its_seat_may_not_see_section_8(make_user: Any) -> None:
-    from asgiref.sync import sync_to_async
-    from channels.testing import WebsocketCommunicator
-
-    from .test_consumers import as_user
-
     match, users = await sync_to_async(started_match)(make_user, "exit_memory", 3)
-    viewers: dict[int | None, Any] = {None: await sync_to_async(make_user)()}
-    for number, user in users.items():
-        viewers[number] = user
-    sockets = {}
-    for seat, user in viewers.items():
-        communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match.pk}/")
-        connected, _ = await communicator.connect()
-        assert connected
-        sockets[seat] = communicator
+    viewers: dict[int | None, Any] = {seat: user for seat, user in users.items()}
+    viewers[None] = await sync_to_async(make_user)()  # a spectator
     rng = random.Random(5)
-    messages = 0
-    first = await sync_to_async(lambda: Match.objects.get(pk=match.pk))()
-    at_version: dict[int, State] = {first.version: await sync_to_async(load_state)(first)}
-    for _ in range(60):
-        state = await sync_to_async(play)(match, rng, 1)
-        version = await sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
-        at_version[version] = state
-        for seat, communicator in sockets.items():
-            while not await communicator.receive_nothing(timeout=0.05, interval=0.01):
-                message = await communicator.receive_json_from(timeout=5)
-                seen = at_version.get(message.get("version"), state)
-                leaked = hidden_from(seen, seat) & set(TILE_ID.findall(json.dumps(message)))
-                assert not leaked, f"seat {seat} was sent {leaked}"
-                messages += 1
-    assert messages > 60
-    for communicator in sockets.values():
-        await communicator.disconnect()
+
+    def check(text: str, seen: State, seat: int | None) -> None:
+        leaked = hidden_from(seen, seat) & set(TILE_ID.findall(text))
+        assert not leaked, f"seat {seat} was sent {leaked}"
+
+    assert await search_every_message(match, viewers, lambda: play(match, rng, 1), check) > 60
 
 
 def test_a_round_played_from_the_pages_forms_reaches_the_walk_and_the_next_round(make_user: Any) -> None:
