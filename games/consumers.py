@@ -25,7 +25,7 @@ from django.utils.translation import gettext_noop
 
 from config.wscompress import DEFLATE
 
-from . import payloads, presence, pushes, ratelimit, services
+from . import clock, livesocket, payloads, presence, pushes, ratelimit, services
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import seat_group, watch_group
@@ -43,6 +43,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     heartbeat: asyncio.Future[None] | None = None
     revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
+    live = False  # the match is a live game (police_alarm): see games.livesocket
+    flood: livesocket.FloodGate | None = None
+    last_heard = 0.0
+    watchdog: asyncio.Future[None] | None = None
 
     async def connect(self) -> None:
         # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
@@ -59,6 +63,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if seat is False:
             await self._refuse(4404)
             return
+        if self.live:
+            self.flood = livesocket.FloodGate()
+            self.last_heard = clock.now()
         # Every socket of a user hears when the user is deactivated or logs out (games.signals).
         self.user_group = user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
@@ -71,6 +78,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         self.counted = await self._presence(+1)
         self.heartbeat = asyncio.ensure_future(self._heartbeat())
+        if self.live:
+            self.watchdog = asyncio.ensure_future(self._watch_silence())
+            if self.counted:
+                await database_sync_to_async(livesocket.report_connection)(self.match_id, user.pk, True)
         await self.push(only_if_newer=True)
 
     async def _refuse(self, code: int) -> None:
@@ -89,6 +100,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.heartbeat is not None:
             self.heartbeat.cancel()
             self.heartbeat = None
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
         if self.user_group is not None:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
             self.user_group = None
@@ -98,6 +112,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.counted:
             self.counted = False
             await self._presence(-1)
+            if self.live:
+                await database_sync_to_async(livesocket.report_connection)(self.match_id, self._user().pk, False)
 
     async def _listen(self) -> None:
         """Listen on my seat's group as a player, else on the match's watch group."""
@@ -113,6 +129,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         """Frames that are not one small JSON object get a clear error, and the socket stays open."""
         if self.revoked:
             return
+        received = clock.now()
+        if self.flood is not None:
+            self.last_heard = received
+            if not self.flood.admit(received):
+                return  # T-16: dropped unread, never a game event
         if text_data is None or len(text_data) > MAX_FRAME:
             await self._error(UNREADABLE)
             return
@@ -141,6 +162,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.push(only_if_newer=True)
         elif kind == "act":
             await self._act(content)
+        elif kind == "ping" and self.live:
+            # T-22: the client's own time comes back with the server's, for its clock offset and RTT.
+            sent = content.get("c")
+            sent = sent if isinstance(sent, int | float) and not isinstance(sent, bool) else None
+            await self.send_json({"type": "pong", "c": sent, "s": livesocket.server_ms()})
         elif kind == "chat":
             await self._chat(content)
         else:
@@ -170,6 +196,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.frame = None  # the board my client shows is now its own, drawn from the events
         # Never compressed: a seat's events may hold its secrets (BREACH, see _send_update).
         update = {"type": "events", "after": event["after"], "version": event["version"], "events": event["events"]}
+        if "view" in event:
+            update["view"] = event["view"]
         await self._send_update(update, deflate=False)
 
     async def seat_update(self, event: dict[str, Any]) -> None:
@@ -261,12 +289,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.base_send(message)  # DEFLATE is our own key, unknown to the ASGI event types
 
     async def _act(self, content: dict[str, Any]) -> None:
-        """A move sent over the socket: the same write path as the form POST, answered to me alone."""
+        """A move sent over the socket: the same write path as the form POST, answered to me alone.
+
+        A live game's input is timed when it arrived (T-1), not when its turn at the database came.
+        """
+        received = clock.now() if self.live else None
         key = content.get("key") if isinstance(content.get("key"), str) else None
         answer: dict[str, Any] = {"type": "answer", "key": key if key and len(key) <= payloads.MAX_KEY_CHARS else None}
         try:
             sent = payloads.from_socket(content)
-            result = await self._submit(sent)
+            result = await self._submit(sent, received)
         except payloads.BadPayload as exc:
             answer.update(status=400, message=exc.message)
         except services.ServiceError as exc:
@@ -280,7 +312,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(answer)
 
     @database_sync_to_async
-    def _submit(self, sent: payloads.Submission) -> services.SubmitResult:
+    def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
         # The seat is looked up again for every move: seats are renumbered at the start and a
         # moderator may hand one to a bot while this socket stays open.
         user = self._user()
@@ -294,7 +326,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 raise services.NotAllowed(translation.gettext("Only the players of this match can act in it."))
         with translation.override(self._language()):
             return services.do_submit_action(
-                self.match_id, seat, sent.payload, expected_version=sent.expected_version, idempotency_key=sent.key
+                self.match_id,
+                seat,
+                sent.payload,
+                expected_version=sent.expected_version,
+                idempotency_key=sent.key,
+                now=received,
             )
 
     async def _chat(self, content: dict[str, Any]) -> None:
@@ -330,7 +367,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return False
+        self.live = livesocket.is_live(match.game)
         return viewer_for(match, user).seat
+
+    async def _watch_silence(self) -> None:
+        """T-23: a live game's socket that has said nothing (not even a ping) for 6 s is lost."""
+        while True:
+            await asyncio.sleep(livesocket.HEARTBEAT_SECONDS)
+            if clock.now() - self.last_heard > livesocket.DISCONNECT_SECONDS:
+                await self.close(code=4408)
+                return
 
     @database_sync_to_async
     def _presence(self, delta: int) -> bool:

@@ -13,6 +13,13 @@ TIME_UNITS = [("seconds", _("seconds (live)")), ("minutes", _("minutes (live)"))
 UNIT_SECONDS = {"seconds": 1, "minutes": 60, "days": 86400}
 
 
+def site_options(slug: str) -> list[Any]:
+    """The options of ``slug`` offered on the site (an engine may have more, not offered yet)."""
+    rules = get_rules(slug)
+    hidden: frozenset[str] = getattr(rules, "site_hidden_options", frozenset())
+    return [option for option in rules.options if option.name not in hidden]
+
+
 class CreateMatchForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=8, initial=4)
@@ -23,7 +30,7 @@ class CreateMatchForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["game"]).choices = [(slug, _(get_rules(slug).name)) for slug in available()]
         for slug in available():
-            for option in get_rules(slug).options:
+            for option in site_options(slug):
                 name = f"{slug}__{option.name}"
                 if option.kind == "bool":
                     self.fields[name] = forms.BooleanField(label=_(option.label), required=False)
@@ -61,7 +68,7 @@ class CreateMatchForm(forms.Form):
     def engine_options(self) -> dict[str, Any]:
         slug = self.cleaned_data["game"]
         options: dict[str, Any] = {}
-        for option in get_rules(slug).options:
+        for option in site_options(slug):
             value = self.cleaned_data.get(f"{slug}__{option.name}")
             options[option.name] = bool(value) if option.kind == "bool" else (value or option.default)
         return options

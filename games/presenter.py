@@ -305,7 +305,10 @@ def duration_text(seconds: int) -> str:
 def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
     """The match's options as the create form named them: translated label and value."""
     rows = []
+    hidden: frozenset[str] = getattr(rules, "site_hidden_options", frozenset())
     for option in getattr(rules, "options", ()):
+        if option.name in hidden:
+            continue
         value = match.options.get(option.name, option.default)
         if option.kind == "bool":
             shown = _("on") if value else _("off")

@@ -265,8 +265,12 @@ def publish_live(match: Match, events: Mapping[int, Event]) -> None:
     """A live game's pushes: its new events as small JSON messages, nothing rendered.
 
     Each seat's group gets the events as that seat may see them; the watch group (spectators)
-    the public part. A client whose version is not the message's ``after`` asks for the board again.
+    the public part. A game that names ``quiet_events`` (the events its client applies by itself,
+    a car move: a few dozen bytes) gets, with any other event, the viewer's new ``view``, the same
+    JSON its board is drawn from, so that no client has to replay the rules. A client whose version
+    is not the message's ``after`` asks for the board again.
     """
+    rules = rules_for(match)
     seats = Seat.objects.filter(match_id=match.pk, user__isnull=False, open_sockets__gt=0).values_list(
         "number", "user_id"
     )
@@ -276,10 +280,17 @@ def publish_live(match: Match, events: Mapping[int, Event]) -> None:
         "after": min(events) - 1,
         "chat_version": match.chat_version,
     }
+    quiet = getattr(rules, "quiet_events", None)  # None: the game's client wants events only
+    state = None if quiet is None or all(e.type in quiet for e in events.values()) else load_state(match)
     for number, user_id in seats:
         message = {"type": "seat.live", "user": user_id, **head, "events": live_events(match, events, number)}
+        if state is not None:
+            message["view"] = rules.view(state, number)
         broadcaster.send(seat_group(match.pk, number), message)
-    broadcaster.send(watch_group(match.pk), {"type": "match.live", **head, "events": live_events(match, events, None)})
+    public = {"type": "match.live", **head, "events": live_events(match, events, None)}
+    if state is not None:
+        public["view"] = rules.view(state, None)
+    broadcaster.send(watch_group(match.pk), public)
 
 
 def _publish(

@@ -20,7 +20,7 @@ ENGINES: dict[str, str] = {
     "police_alarm": "games.engines.police_alarm:RULES",
 }
 
-GAMES: tuple[str, ...] = ("heist", "bridge_race", "dirty_money", "exit_memory")
+GAMES: tuple[str, ...] = ("heist", "bridge_race", "dirty_money", "exit_memory", "police_alarm")
 """Slugs offered on the site."""
 
 

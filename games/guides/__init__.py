@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import bridge_race, dirty_money, exit_memory, heist
+from . import bridge_race, dirty_money, exit_memory, heist, police_alarm
 
 GUIDES: dict[str, Callable[[], dict[str, Any]]] = {
     "heist": heist.guide_context,
     "bridge_race": bridge_race.guide_context,
     "dirty_money": dirty_money.guide_context,
     "exit_memory": exit_memory.guide_context,
+    "police_alarm": police_alarm.guide_context,
 }
 
 

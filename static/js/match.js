@@ -309,6 +309,7 @@
       return message.key;
     },
     connected: function () { return !!socket && socket.readyState === WebSocket.OPEN; },
+    send: function (message) { return send(message); },  // a live game's heartbeat ({type: "ping"})
     sync: function () { sync(); }
   };
 
@@ -358,6 +359,7 @@
       else if (data.type === "events") liveEvents(data);
       else if (data.type === "answer") answered(data.key, data.status, data.message, data);
       else if (data.type === "error") showError(data.message);
+      else if (data.type === "pong") document.dispatchEvent(new CustomEvent("hideout:pong", { detail: data }));
     };
     socket.onclose = function (event) {
       socket = null;

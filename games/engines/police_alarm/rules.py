@@ -615,6 +615,14 @@ class PoliceAlarmRules(GenericRules[State]):
     )
     terms: Mapping[str, str] = TERMS
     blind_actions: frozenset[str] = frozenset(PLAYER_TYPES)  # T-2: inputs carry no expected version
+    live = True
+    """A real-time game: its pushes are JSON events, its timers fire on time (T-3)."""
+    connection_events = True
+    """The platform reports a seat's lost and regained connection (``disconnected``, ``reconnected``)."""
+    quiet_events: frozenset[str] = frozenset({"car_moved"})
+    """Events a client applies on its own (a car move): a push of only these carries no new view."""
+    site_hidden_options: frozenset[str] = frozenset({"mode", "relay_hours"})
+    """Relay mode (M-n, optional) is in the engine; the site offers only live play for now."""
     views_public = False
     private_event_types = frozenset({"auto_escape_set"})
     """Events whose very existence belongs to their ``visible_to`` seats (H-2: the auto-escape

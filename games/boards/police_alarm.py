@@ -1,0 +1,155 @@
+"""police_alarm's board: the city map as SVG, and what the page's script needs to keep it live.
+
+The board is drawn once from the seat's view (section 12: W-3 police, W-4 thief, W-5 spectator);
+after that the page's script (``static/js/police_alarm.js``) redraws it from the JSON events and
+views the socket brings (a car move is only its event). Only ``view`` comes in, so the thief's
+crime scenes reach nobody else's page (H-2): the view has them only for the thief.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engines.police_alarm.constants import CIRCLE_CELL, MAP_ROWS, ROAD, START
+
+CELL = 10  # SVG units per map cell
+
+
+@cache
+def city_map() -> dict[str, Any]:
+    """The static map: road cells, the crime-scene circles and the start (section 3)."""
+    return {
+        "size": len(MAP_ROWS) * CELL,
+        "roads": [{"x": x * CELL, "y": y * CELL} for (x, y) in sorted(ROAD, key=lambda c: (c[1], c[0]))],
+        "circles": [
+            {"id": cid, "cx": x * CELL + CELL // 2, "cy": y * CELL + CELL // 2, "x": x, "y": y}
+            for cid, (x, y) in sorted(CIRCLE_CELL.items())
+        ],
+        "start": {"x": START[0] * CELL, "y": START[1] * CELL},
+    }
+
+
+def texts() -> dict[str, str]:
+    """Every word the script writes on the board, translated (%(name)s placeholders)."""
+    return {
+        "setup_thief": _("Choose two crime scenes for your thieves, or let chance choose."),
+        "setup_thief_done": _("Your thieves are hidden. Waiting for the police to sound the start siren."),
+        "setup_police": _("The thief is hiding. Sound the start siren when you are ready."),
+        "setup_police_done": _("Ready. Waiting for the thief to hide."),
+        "setup_other": _("%(thief)s is hiding the thieves; %(police)s gets ready."),
+        "countdown": _("Get ready… %(left)s"),
+        "running_thief": _("Crack the safes! Roll the dice, and get out before you are caught."),
+        "running_police": _("Drive to the crime scenes and sound the siren there."),
+        "running_other": _("%(thief)s cracks safes while %(police)s drives."),
+        "paused": _("Alarm! Everybody stops for a moment."),
+        "at_choice": _("Safe cracked! Carry on with the next one, or get out now."),
+        "suspended": _("Paused: %(who)s lost the connection. The game waits for them."),
+        "resuming": _("Everyone is back: the game goes on in %(left)s."),
+        "abandon_offered": _("%(who)s has been away a long time: you may end the game."),
+        "wait_ready_me": _("Your turn as police: press Start and find a thief."),
+        "wait_ready_other": _("%(police)s's turn as police."),
+        "driving_me": _("Drive to a crime scene and sound the siren."),
+        "driving_other": _("%(police)s is driving."),
+        "over": _("The game is over."),
+        "abandoned": _("The game was abandoned."),
+        "round": _("Round %(round)s of %(rounds)s"),
+        "turn": _("Turn %(turn)s"),
+        "thief": _("Thief"),
+        "police": _("Police"),
+        "you": _("you"),
+        "face_down": _("face down"),
+        "green": _("green light: no thief here"),
+        "thief_tile": _("a thief!"),
+        "marked": _("your thief"),
+        "circle": _("Crime scene %(id)s: %(state)s"),
+        "car": _("Police car"),
+        "dice": _("Dice: %(values)s"),
+        "cracked": _("Cracked %(n)s of 6"),
+        "found": _("Thieves found: %(n)s of 2"),
+        "rtt": _("Round trip: %(ms)s ms"),
+        "rtt_slow": _("Slow connection (%(ms)s ms): the race may feel unfair."),
+        "roll_in": _("Next roll in %(left)s"),
+        "outcome_escaped": _("Round %(round)s: the thief got away (thief +%(thief)s, police +%(police)s)."),
+        "outcome_all_cracked": _("Round %(round)s: all six safes cracked (thief +%(thief)s)."),
+        "outcome_caught": _("Round %(round)s: the thief was caught (police +%(police)s)."),
+        "outcome_forfeited": _("Round %(round)s: the thief gave up (police +%(police)s)."),
+        "scenes_were": _("The thieves were at %(a)s and %(b)s."),
+        "siren_at": _("Sound the siren at %(id)s"),
+        "siren_none": _("Drive onto a face-down crime scene to sound the siren"),
+        "snap": _("The car was put back where the server has it."),
+        "announce_roll": _("Rolled %(values)s."),
+        "announce_crack": _("Safe cracked!"),
+        "announce_reveal": _("Crime scene %(id)s: %(state)s."),
+        "announce_pause_end": _("Go on!"),
+        "announce_go": _("Go!"),
+        "end_game": _("End the game"),
+    }
+
+
+def _names(names: Mapping[int, str], seat: int | None, players: int) -> list[str]:
+    return [names.get(p, str(p + 1)) + (f" ({_('you')})" if p == seat else "") for p in range(players)]
+
+
+def status(view: Mapping[str, Any], names: Mapping[int, str], seat: int | None) -> str:
+    """The first line of the board, as the script writes it (the script keeps it current)."""
+    phase, role = view["phase"], view["role"]
+    if phase == "over":
+        return _("The game is over.")
+    if phase == "abandoned":
+        return _("The game was abandoned.")
+    if view["variant"] == "young":
+        police = names.get(view["active"], "")
+        if role == "police":
+            return _("Your turn as police: press Start and find a thief.")
+        return _("%(police)s's turn as police.") % {"police": police}
+    thief, police = names.get(view["thief"], ""), names.get(view["police"], "")
+    if phase == "setup":
+        if role == "thief":
+            return _("Choose two crime scenes for your thieves, or let chance choose.")
+        if role == "police":
+            return _("The thief is hiding. Sound the start siren when you are ready.")
+        return _("%(thief)s is hiding the thieves; %(police)s gets ready.") % {"thief": thief, "police": police}
+    if role == "thief":
+        return _("Crack the safes! Roll the dice, and get out before you are caught.")
+    if role == "police":
+        return _("Drive to the crime scenes and sound the siren there.")
+    return _("%(thief)s cracks safes while %(police)s drives.") % {"thief": thief, "police": police}
+
+
+def board_context(
+    *,
+    view: Mapping[str, Any],
+    seat: int | None,
+    legal: list[Any],
+    names: Mapping[int, str],
+    finished: bool,
+) -> dict[str, Any]:
+    players = int(view["players"])
+    shown = _names(names, seat, players)
+    young = view["variant"] == "young"
+    return {
+        "map": city_map(),
+        "young": young,
+        "role": view["role"],
+        "status": status(view, names, seat),
+        "players": [{"seat": p, "name": shown[p], "score": view["scores"][p]} for p in range(players)],
+        "rounds_text": (
+            ngettext("%(n)s round: everyone is thief twice and police twice.",
+                     "%(n)s rounds: everyone is thief twice and police twice.", 2 * players) % {"n": 2 * players}
+            if not young else _("First to 3 safe cards wins.")
+        ),
+        "circles": list(CIRCLE_CELL),
+        "client": {
+            "view": dict(view),
+            "me": seat,
+            "names": shown,
+            "text": texts(),
+            "finished": finished,
+            "rows": list(MAP_ROWS),
+        },
+    }

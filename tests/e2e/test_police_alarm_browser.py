@@ -1,0 +1,208 @@
+"""Police Alarm, live in two browsers against the real server, driven by the keyboard (issue 13).
+
+The thief hides the two thieves by clicking two crime scenes on the map (R-8); the police sounds
+the start siren (R-10), and after the countdown (R-11) drives with the arrow keys, one cell per key
+press at the legal speed (T-6), to E, where the siren shows a green light and pauses the round
+(R-30, R-31), then to both thieves' scenes: caught (R-33), the police takes all six (R-36), the
+scenes are shown to everybody (R-37) and round 2 begins with the roles swapped (R-3). Until then the
+police's page never holds the thief's scenes (H-2). A second test plays a round against a bot.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import LiveSite, browser_unavailable
+
+_why_not = browser_unavailable()
+if _why_not:
+    pytest.skip(_why_not, allow_module_level=True)
+
+from playwright.sync_api import Page, expect  # noqa: E402
+
+from .test_heist_browser import TIMEOUT, Player, join, mark_loaded, new_player, sign_up  # noqa: E402
+from .test_newcomer_browser import PHONE, screenshot  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+# Section 3.5's routes (U up, D down, L left, R right) and the two hidden scenes.
+S_TO_E = "RRRRUU"
+E_TO_H = "DDLLLLDDLL"
+H_TO_I = "LLDDLL"
+HIDDEN = ("H", "I")
+KEY = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+WASD = {"U": "w", "D": "s", "L": "a", "R": "d"}
+
+
+WIDE_ELEMENTS = """Array.from(document.querySelectorAll('body *'))
+  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+  .filter(e => !Array.from(e.children).some(c => c.getBoundingClientRect().right > window.innerWidth + 1))
+  .slice(0, 6)
+  .map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+def create_police_alarm(host: Player, *, bot: bool = False) -> tuple[str, str]:
+    page = host.page
+    page.goto("/matches/new/?game=police_alarm")
+    page.locator("#id_game").select_option("police_alarm")
+    page.locator("#id_seats").fill("2")
+    expect(page.locator("#id_police_alarm__variant")).to_be_visible()
+    expect(page.locator("#id_police_alarm__mode")).to_have_count(0)  # relay mode is not offered
+    page.get_by_role("button", name="Create").click()
+    expect(page).to_have_url(re.compile(r"/m/\d+/$"), timeout=TIMEOUT)
+    if bot:
+        page.get_by_role("button", name="Fill a seat with a bot").click()
+    return page.url, page.locator("#invite").input_value()
+
+
+def role_of(page: Page) -> str:
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while time.monotonic() < deadline:
+        classes = page.locator("#pa").get_attribute("class") or ""
+        for role in ("thief", "police"):
+            if f"pa-role-{role}" in classes:
+                return role
+        time.sleep(0.1)
+    raise AssertionError("the board shows no role")
+
+
+def car_cell(page: Page) -> tuple[int, int]:
+    found = re.search(r"translate\((\d+) (\d+)\)", page.locator("#pa-car").get_attribute("transform") or "")
+    assert found, "the car has a position"
+    return int(found.group(1)) // 10, int(found.group(2)) // 10
+
+
+def drive(page: Page, route: str, keys: dict[str, str] = KEY) -> None:
+    """One key press per cell, a little slower than the limit (150 ms a cell): never too fast."""
+    for letter in route:
+        page.keyboard.press(keys[letter])
+        time.sleep(0.19)
+
+
+def siren(police: Page, others: list[Page], circle: str, state: str) -> None:
+    expect(police.locator(".pa-siren")).to_be_enabled(timeout=TIMEOUT)
+    police.keyboard.press("Space")
+    for page in (police, *others):
+        scene = page.locator(f'.pa-circle[data-circle="{circle}"]')
+        expect(scene).to_have_class(re.compile(rf"\b{state}\b"), timeout=TIMEOUT)
+
+
+def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, browser: Any) -> None:
+    run = secrets.token_hex(3)
+    p1 = new_player(browser, live_site, 1, f"lena_{run}@example.com")
+    p2 = new_player(browser, live_site, 2, f"max_{run}@example.com")
+    try:
+        for player in (p1, p2):
+            sign_up(live_site, player)
+        match_url, invite = create_police_alarm(p1)
+        join(p2, invite, match_url, 2, 2)
+        start = p1.page.locator("#start-match")
+        expect(start).to_be_visible(timeout=TIMEOUT)
+        with p1.page.expect_navigation():
+            start.click()
+        p2.page.reload()
+        by_role = {role_of(p.page): p for p in (p1, p2)}
+        thief, police = by_role["thief"].page, by_role["police"].page
+        mark_loaded(thief)
+        mark_loaded(police)
+        expect(thief.locator("#pa-stack li")).to_have_count(6)  # D-16: the six codes, public
+        expect(police.locator("#pa-stack li")).to_have_count(6)
+        expect(police.locator("#pa-hide")).to_be_hidden()
+
+        # -- the thief hides on the map; the police sees nothing of it (H-2) -----------------------
+        # Loading the pages closed sockets: the game was suspended and resumes 3 s after (T-24, T-25).
+        expect(thief.locator("#pa-status")).to_contain_text("Choose two crime scenes", timeout=TIMEOUT)
+        for circle in HIDDEN:
+            thief.locator(f'.pa-circle[data-circle="{circle}"]').click()
+        thief.get_by_role("button", name="Hide them here").click()
+        expect(thief.locator("#pa-status")).to_contain_text("Your thieves are hidden", timeout=TIMEOUT)
+        for circle in HIDDEN:
+            expect(thief.locator(f'.pa-circle[data-circle="{circle}"]')).to_have_class(re.compile(r"\bmine\b"))
+        assert police.locator(".pa-circle.mine").count() == 0
+        assert '"placement"' not in police.content()
+
+        # -- the start siren by keyboard, the countdown, then go ---------------------------------------
+        ready = police.get_by_role("button", name="Sound the start siren")
+        ready.focus()
+        police.keyboard.press("Enter")
+        expect(police.locator("#pa-status")).to_contain_text("Get ready", timeout=TIMEOUT)
+        expect(police.locator("#pa-status")).to_contain_text("Drive to the crime scenes", timeout=TIMEOUT)
+        expect(thief.locator("#pa-thief")).to_be_visible()
+        police.locator("#pa-map").click()  # the keys go to the page, not to a button
+
+        # -- E: a green light and the alarm pause (R-30, R-31) -------------------------------------------
+        drive(police, S_TO_E)
+        expect(thief.locator("#pa-car")).to_have_attribute("transform", "translate(130 70)", timeout=TIMEOUT)
+        assert car_cell(police) == (13, 7)
+        siren(police, [thief], "E", "green")
+        expect(thief.locator("#pa-status")).to_contain_text("Alarm!", timeout=TIMEOUT)
+        expect(thief.locator("#pa-status")).not_to_contain_text("Alarm!", timeout=TIMEOUT)
+
+        # -- H, the first thief; then I, the second: caught (R-33, R-36, R-37) --------------------------
+        drive(police, E_TO_H, WASD)
+        siren(police, [thief], "H", "thief")
+        expect(police.locator("#pa-found")).to_contain_text("1 of 2")
+        expect(police.locator("#pa-status")).to_contain_text("Drive to the crime scenes", timeout=TIMEOUT)
+        drive(police, H_TO_I)
+        police.keyboard.press("Enter")
+        for page in (thief, police):
+            last = page.locator("#pa-last")
+            expect(last).to_contain_text("Round 1: the thief was caught (police +6)", timeout=TIMEOUT)
+            expect(page.locator("#pa-last")).to_contain_text("The thieves were at H and I.")
+            expect(page.locator("#pa-round")).to_contain_text("Round 2 of 4")
+        # R-3: the roles swap; the scores follow R-36.
+        assert role_of(thief) == "police" and role_of(police) == "thief"
+        expect(police.locator(f'#pa-scores li:has-text("{by_role["police"].name}") .pa-score')).to_have_text("6")
+        expect(thief.locator(f'#pa-scores li:has-text("{by_role["thief"].name}") .pa-score')).to_have_text("0")
+        expect(thief.locator("#pa-rtt")).to_contain_text("Round trip")
+        screenshot(police, "police_alarm-thief")
+        screenshot(thief, "police_alarm-police")
+        for player in (p1, p2):
+            assert not player.errors, player.errors
+    finally:
+        p1.context.close()
+        p2.context.close()
+
+
+def test_one_player_plays_a_round_against_a_bot_on_a_phone(live_site: LiveSite, browser: Any) -> None:
+    run = secrets.token_hex(3)
+    p1 = new_player(browser, live_site, 1, f"nora_{run}@example.com")
+    p1.page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
+    try:
+        sign_up(live_site, p1)
+        create_police_alarm(p1, bot=True)
+        start = p1.page.locator("#start-match")
+        expect(start).to_be_visible(timeout=TIMEOUT)
+        with p1.page.expect_navigation():
+            start.click()
+        page = p1.page
+        if role_of(page) == "thief":
+            page.get_by_role("button", name="Let chance choose").click()
+            expect(page.locator(".pa-circle.mine")).to_have_count(2, timeout=TIMEOUT)
+            # The bot police sounds the start siren and drives: its car moves on this page, live.
+            expect(page.locator("#pa-car")).not_to_have_attribute("transform", "translate(90 90)", timeout=40_000)
+            roll = page.get_by_role("button", name=re.compile("^Roll"))
+            expect(roll).to_be_enabled(timeout=TIMEOUT)
+            roll.click()
+            expect(page.locator("#pa-dice .pa-die").first).to_have_text(re.compile(r"^[1-6]$"), timeout=TIMEOUT)
+        else:
+            page.get_by_role("button", name="Sound the start siren").click()
+            # The bot thief rolls after the countdown: its dice land on this page, live.
+            expect(page.locator("#pa-dice .pa-die").first).to_have_text(re.compile(r"^[1-6]$"), timeout=40_000)
+            up = page.get_by_role("button", name="Up")
+            box = up.bounding_box()
+            assert box and box["width"] >= 48 and box["height"] >= 48  # W-7, W-14
+            up.click()
+            expect(page.locator("#pa-car")).to_have_attribute("transform", "translate(90 80)", timeout=TIMEOUT)
+        screenshot(page, "police_alarm-phone")
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        wide = page.evaluate(WIDE_ELEMENTS)
+        assert width[0] <= width[1], f"the page scrolls sideways: {width}, widest: {wide}"
+        assert not p1.errors, p1.errors
+    finally:
+        p1.context.close()
