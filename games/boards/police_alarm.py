@@ -51,7 +51,7 @@ def texts() -> dict[str, str]:
         "suspended": _("Paused: %(who)s lost the connection. The game waits for them."),
         "resuming": _("Everyone is back: the game goes on in %(left)s."),
         "abandon_offered": _("%(who)s has been away a long time: you may end the game."),
-        "wait_ready_me": _("Your turn as police: press Start and find a thief."),
+        "wait_ready_me": _("Your turn as police: press Start driving and find a thief."),
         "wait_ready_other": _("%(police)s's turn as police."),
         "driving_me": _("Drive to a crime scene and sound the siren."),
         "driving_other": _("%(police)s is driving."),
@@ -105,7 +105,7 @@ def status(view: Mapping[str, Any], names: Mapping[int, str], seat: int | None) 
     if view["variant"] == "young":
         police = names.get(view["active"], "")
         if role == "police":
-            return _("Your turn as police: press Start and find a thief.")
+            return _("Your turn as police: press Start driving and find a thief.")
         return _("%(police)s's turn as police.") % {"police": police}
     thief, police = names.get(view["thief"], ""), names.get(view["police"], "")
     if phase == "setup":

@@ -1,0 +1,205 @@
+"""police_alarm on the site: live inputs over the socket, JSON pushes, connections, secrets (issue 13).
+
+The server's clock is a test clock here (``games.clock.now``), so that a countdown can pass without
+waiting: the socket stamps each input with it on arrival (T-1).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from games import clock, services
+from games.boards import police_alarm as board
+from games.models import Match, MatchEvent
+from games.store import load_state
+
+from .helpers import started_match
+from .test_consumers import as_user
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+HIDDEN = ["H", "I"]
+
+
+@pytest.fixture
+def test_clock(monkeypatch: Any) -> list[float]:
+    now = [time.time()]
+    monkeypatch.setattr(clock, "now", lambda: now[0])
+    return now
+
+
+def running_match(make_user: Any, now: list[float]) -> tuple[Match, dict[int, Any]]:
+    """Two players, seat 0 the thief (hidden at H and I), seat 1 the police; the countdown is over."""
+    match, by_seat = started_match(make_user, "police_alarm", 2, {"first": "0"})
+    services.do_submit_action(match.pk, 0, {"type": "place", "circles": HIDDEN}, now=now[0])
+    services.do_submit_action(match.pk, 1, {"type": "ready"}, now=now[0])
+    now[0] += 3.5  # R-11: the countdown's 3 s
+    return match, by_seat
+
+
+async def open_socket(user: Any, match_id: int) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
+    connected, _ = await communicator.connect()
+    assert connected
+    first = await communicator.receive_json_from(timeout=5)
+    assert first["type"] == "update"
+    return communicator
+
+
+async def messages(communicator: WebsocketCommunicator, wait: float = 0.3) -> list[dict[str, Any]]:
+    out = []
+    while not await communicator.receive_nothing(timeout=wait, interval=0.01):
+        out.append(await communicator.receive_json_from(timeout=5))
+    return out
+
+
+def events_of(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for m in received if m["type"] == "events" for e in m["events"]]
+
+
+@pytest.mark.asyncio
+async def test_T1_T2_a_move_goes_up_the_socket_without_a_version_and_reaches_the_thief_as_a_small_event(
+    make_user: Any, test_clock: list[float]
+) -> None:
+    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
+    thief, police = await open_socket(by_seat[0], match.pk), await open_socket(by_seat[1], match.pk)
+    spectator = await open_socket(await sync_to_async(make_user)(), match.pk)
+    await messages(thief), await messages(police), await messages(spectator)
+    # No version at all, or an old one: live inputs are never stale (T-2).
+    first = {"type": "move", "dir": "up", "from": [9, 9]}
+    await police.send_json_to({"type": "act", "action": json.dumps(first), "key": "m1"})
+    answer = [m for m in await messages(police) if m["type"] == "answer"]
+    assert answer and answer[0]["status"] == 200, answer
+    sent = {"type": "move", "dir": "up", "from": [9, 8]}
+    await police.send_json_to({"type": "act", "action": json.dumps(sent), "version": "1", "key": "m2"})
+    assert [m["status"] for m in await messages(police) if m["type"] == "answer"] == [200]
+    for socket in (thief, spectator):
+        got = [m for m in await messages(socket) if m["type"] == "events"]
+        moves = [e for e in events_of(got) if e["type"] == "car_moved"]
+        assert [e["data"]["to"] for e in moves] == [[9, 8], [9, 7]]
+        # The first message also starts the round (the countdown's end, T-3): it brings the new view.
+        assert [e["type"] for e in events_of(got[:1])] == ["round_started", "card_drawn", "car_moved"]
+        assert "view" in got[0] and got[0]["view"]["phase"] == "running"
+        only_move = got[-1]
+        assert [e["type"] for e in only_move["events"]] == ["car_moved"] and "view" not in only_move
+        assert len(json.dumps(only_move)) < 160, "a car move is a few dozen bytes"
+    state = await sync_to_async(lambda: load_state(Match.objects.get(pk=match.pk)))()
+    # T-1: the first move was timed when it arrived, 3.5 s after the start; the countdown fired first (T-3).
+    assert state.car == (9, 7) and state.phase == "running" and state.t == 3500
+    for socket in (thief, police, spectator):
+        await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_T15_H2_a_refusal_reaches_only_its_sender_and_no_other_socket_holds_the_scenes(
+    make_user: Any, test_clock: list[float]
+) -> None:
+    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
+    thief, police = await open_socket(by_seat[0], match.pk), await open_socket(by_seat[1], match.pk)
+    spectator = await open_socket(await sync_to_async(make_user)(), match.pk)
+    await messages(thief), await messages(police), await messages(spectator)
+    await police.send_json_to({"type": "act", "action": json.dumps({"type": "siren", "circle": "A"}), "key": "s1"})
+    answer = next(m for m in await messages(police) if m["type"] == "answer")
+    assert answer["status"] == 422 and answer["message"] == "The car is not on that crime scene."
+    assert await thief.receive_nothing(timeout=0.2) and await spectator.receive_nothing(timeout=0.1)
+    # The thief rolls: every viewer gets the events with its own new view (a roll is not a car move).
+    await thief.send_json_to({"type": "act", "action": json.dumps({"type": "roll"}), "key": "r1"})
+    seen = {"thief": await messages(thief), "police": await messages(police), "spectator": await messages(spectator)}
+    for name, received in seen.items():
+        views = [m["view"] for m in received if m["type"] == "events"]
+        assert views and views[-1]["dice"], name
+        text = json.dumps(received)
+        if name == "thief":
+            assert views[-1]["placement"] == HIDDEN
+        else:
+            assert '"placement"' not in text and '"auto_escape"' not in text, f"H-2: {name} got a secret"
+    for socket in (thief, police, spectator):
+        await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_T23_T25_T27_losing_the_last_socket_suspends_and_coming_back_resumes(
+    make_user: Any, test_clock: list[float]
+) -> None:
+    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
+    first_tab = await open_socket(by_seat[0], match.pk)
+    second_tab = await open_socket(by_seat[0], match.pk)
+    police = await open_socket(by_seat[1], match.pk)
+
+    def phase() -> str:
+        return str(load_state(Match.objects.get(pk=match.pk)).phase)
+
+    await first_tab.disconnect()
+    assert await sync_to_async(phase)() == "countdown", "T-27: the second tab keeps the thief connected"
+    await second_tab.disconnect()
+    assert await sync_to_async(phase)() == "suspended"
+    types = [e["type"] for e in events_of(await messages(police))]
+    assert types[-2:] == ["disconnected", "suspended"], types
+    back = await open_socket(by_seat[0], match.pk)
+    types = await sync_to_async(
+        lambda: list(MatchEvent.objects.filter(match_id=match.pk).order_by("-seq").values_list("type", flat=True)[:2])
+    )()
+    assert types == ["resume_countdown", "reconnected"]
+    await back.disconnect()
+    await police.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_T22_T16_pings_get_the_server_clock_and_a_flood_is_dropped(
+    make_user: Any, test_clock: list[float]
+) -> None:
+    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
+    socket = await open_socket(by_seat[1], match.pk)
+    await messages(socket)
+    await socket.send_json_to({"type": "ping", "c": 123})
+    pong = await socket.receive_json_from(timeout=5)
+    assert pong == {"type": "pong", "c": 123, "s": round(test_clock[0] * 1000)}
+    for i in range(70):  # within one second of the test clock
+        await socket.send_json_to({"type": "ping", "c": i})
+    pongs = [m for m in await messages(socket) if m["type"] == "pong"]
+    assert len(pongs) == 49, "50 messages a second at most, the first ping included; the rest dropped unread"
+    test_clock[0] += 1.0
+    await socket.send_json_to({"type": "ping", "c": 1})
+    assert (await socket.receive_json_from(timeout=5))["type"] == "pong", "the next second is served again"
+    await socket.disconnect()
+
+
+def test_H2_pages_show_the_scenes_only_to_the_thief(make_user: Any, test_clock: list[float]) -> None:
+    match, by_seat = running_match(make_user, test_clock)
+    pages = {}
+    for name, user in (("thief", by_seat[0]), ("police", by_seat[1]), ("spectator", make_user())):
+        client = Client()
+        client.force_login(user)
+        response = client.get(reverse("match", args=[match.pk]))
+        assert response.status_code == 200
+        pages[name] = response.content.decode()
+    assert '"placement": ["H", "I"]' in pages["thief"]
+    for name in ("police", "spectator"):
+        assert '"placement"' not in pages[name] and '"auto_escape"' not in pages[name], name
+        assert 'id="pa-map"' in pages[name] and "pa-role-" in pages[name]
+
+
+def test_W2_the_create_form_offers_live_play_only(make_user: Any) -> None:
+    client = Client()
+    client.force_login(make_user())
+    html = client.get(reverse("match_create") + "?game=police_alarm").content.decode()
+    assert 'name="police_alarm__variant"' in html and 'name="police_alarm__step_ms_0"' in html
+    assert "police_alarm__mode" not in html and "police_alarm__relay_hours" not in html
+
+
+def test_board_status_names_each_viewers_part() -> None:
+    view: dict[str, Any] = {"phase": "setup", "role": "thief", "variant": "standard", "thief": 0, "police": 1}
+    names = {0: "Ann", 1: "Bob"}
+    assert board.status(view, names, 0).startswith("Choose two crime scenes")
+    assert board.status({**view, "role": "police"}, names, 1).startswith("The thief is hiding")
+    assert board.status({**view, "role": "spectator"}, names, None) == "Ann is hiding the thieves; Bob gets ready."
+    running = {**view, "phase": "running", "role": "spectator"}
+    assert board.status(running, names, None) == "Ann cracks safes while Bob drives."
