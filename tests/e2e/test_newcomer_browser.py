@@ -34,6 +34,7 @@ if _why_not:
     pytest.skip(_why_not, allow_module_level=True)
 
 from playwright.sync_api import Page, expect  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
 from .test_bridge_race_browser import POSITION, TWENTY_YEARS, action_forms, pick  # noqa: E402
 from .test_heist_browser import ROLE_NAMES, TIMEOUT, Player, submit  # noqa: E402
@@ -280,6 +281,10 @@ def test_heist_result_panel_matches_the_money_and_rematch_reseats_the_table(
                 expect(button.locator(".hcard-name")).to_have_text(re.compile("|".join(ROLE_NAMES.values())))
             else:
                 button = commit
+            try:
+                button.wait_for(state="visible", timeout=2000)
+            except PlaywrightTimeoutError:
+                continue  # the board moved on (a bot acted) between the look and the click: look again
             status, error = submit_any(page, button)
             assert status in (200, 409), f"HTTP {status} {error}"  # 409: a bot moved first
         else:
