@@ -35,6 +35,7 @@ TARGETS = {
     "bridge_race": {"action_p50_us": 1000.0, "replay_ms": 100.0, "board_ms": 15.0},
     "dirty_money": {"action_p50_us": 1000.0, "replay_ms": 100.0, "board_ms": 10.0},  # issue 11
     "exit_memory": {"action_p50_us": 1000.0, "replay_ms": 100.0, "board_ms": 10.0},  # issue 12
+    "police_alarm": {"action_p50_us": 1000.0, "replay_ms": 100.0, "board_ms": 10.0},  # issue 13
 }
 RESOLUTION_TARGET_MS = 5.0  # issue 12: the action that ends a 5-player exit_memory round
 TIME_LIMIT = 3600
@@ -47,6 +48,18 @@ def waiting(rules: Any, state: Any, system: int) -> set[int]:
     seats = {s for d in deadlines for s in d.seats} if deadlines else set(rules.actors(state))
     seats.discard(system)
     return seats
+
+
+def next_live_move(rules: Any, state: Any, actors: Any, seed: int, version: int) -> tuple[float, int, Any] | None:
+    """The earliest of the bots' planned actions and the game's timers: (epoch second, seat, action)."""
+    from games.engines.base import SYSTEM
+
+    options = [(d.due, SYSTEM, d.action) for d in rules.deadlines(state)]
+    for seat in sorted(set(actors) - {SYSTEM}):
+        plan = rules.bot_plan(state, seat, random.Random(f"{seed}:{version}:{seat}"))
+        if plan is not None:
+            options.append((plan[1], seat, plan[0]))
+    return min(options, key=lambda option: (option[0], option[1])) if options else None
 
 
 def playout(rules: Any, players: int, seed: int) -> dict[str, Any]:
@@ -66,9 +79,16 @@ def playout(rules: Any, players: int, seed: int) -> dict[str, Any]:
         if rules.outcome(state) is not None:
             break
         actors = rules.actors(state)
-        if not actors:
+        live = getattr(rules, "live", False) and SYSTEM not in actors
+        if not actors and not live:
             break
-        if SYSTEM in actors:
+        if live:  # a live game's bots act at their planned times; its timers fire when due
+            planned = next_live_move(rules, state, actors, seed, version)
+            if planned is None:
+                break
+            at, seat, payload = planned
+            now = max(now, at)
+        elif SYSTEM in actors:
             seat = SYSTEM
             payload = rules.legal_actions(state, SYSTEM)[0]
         else:
@@ -77,7 +97,7 @@ def playout(rules: Any, players: int, seed: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             payload = rules.bot_action(state, seat, random.Random(f"{seed}:{version}:{seat}"))
             bot_times.append(time.perf_counter() - t0)
-        ctx = DecideContext(rng=rng_for(secret, version), now=now + version * 0.01)
+        ctx = DecideContext(rng=rng_for(secret, version), now=now if live else now + version * 0.01)
         t0 = time.perf_counter()
         action = rules.parse_action(payload)
         events = rules.decide(state, seat, action, ctx)
