@@ -29,6 +29,7 @@ from . import clock, livesocket, payloads, presence, pushes, ratelimit, services
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import seat_group, watch_group
+from .store import rules_for
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -129,10 +130,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         """Frames that are not one small JSON object get a clear error, and the socket stays open."""
         if self.revoked:
             return
-        received = clock.now()
-        if self.flood is not None:
-            self.last_heard = received
-            if not self.flood.admit(received):
+        if self.flood is not None:  # a live game's socket
+            self.last_heard = clock.now()
+            if not self.flood.admit(self.last_heard):
                 return  # T-16: dropped unread, never a game event
         if text_data is None or len(text_data) > MAX_FRAME:
             await self._error(UNREADABLE)
@@ -367,7 +367,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return False
-        self.live = livesocket.is_live(match.game)
+        self.live = bool(getattr(rules_for(match), "live", False))
         return viewer_for(match, user).seat
 
     async def _watch_silence(self) -> None:

@@ -17,7 +17,6 @@ from typing import Any
 
 from . import clock, services
 from .engines.base import SYSTEM
-from .engines.registry import get_rules
 from .models import Match, Seat
 from .store import load_state, rules_for
 
@@ -26,13 +25,6 @@ log = logging.getLogger(__name__)
 FLOOD_PER_SECOND = 50  # T-16
 DISCONNECT_SECONDS = 6.0  # T-5 DISCONNECT_MS
 HEARTBEAT_SECONDS = 2.0  # T-5 HEARTBEAT_MS
-
-
-def is_live(game: str) -> bool:
-    try:
-        return bool(getattr(get_rules(game), "live", False))
-    except KeyError:
-        return False
 
 
 class FloodGate:

@@ -22,7 +22,7 @@ from games.models import Match, MatchEvent
 from games.store import load_state
 
 from .helpers import started_match
-from .test_consumers import as_user
+from .test_consumers import connect
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -45,13 +45,13 @@ def running_match(make_user: Any, now: list[float]) -> tuple[Match, dict[int, An
     return match, by_seat
 
 
-async def open_socket(user: Any, match_id: int) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
-    connected, _ = await communicator.connect()
-    assert connected
-    first = await communicator.receive_json_from(timeout=5)
-    assert first["type"] == "update"
-    return communicator
+async def table_sockets(make_user: Any, match: Match, by_seat: dict[int, Any]) -> list[WebsocketCommunicator]:
+    """The thief's, the police's and a spectator's sockets, with what connecting sent them read."""
+    sockets = [await connect(by_seat[0], match.pk), await connect(by_seat[1], match.pk)]
+    sockets.append(await connect(await sync_to_async(make_user)(), match.pk))
+    for socket in sockets:
+        await messages(socket)
+    return sockets
 
 
 async def messages(communicator: WebsocketCommunicator, wait: float = 0.3) -> list[dict[str, Any]]:
@@ -70,9 +70,7 @@ async def test_T1_T2_a_move_goes_up_the_socket_without_a_version_and_reaches_the
     make_user: Any, test_clock: list[float]
 ) -> None:
     match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
-    thief, police = await open_socket(by_seat[0], match.pk), await open_socket(by_seat[1], match.pk)
-    spectator = await open_socket(await sync_to_async(make_user)(), match.pk)
-    await messages(thief), await messages(police), await messages(spectator)
+    thief, police, spectator = await table_sockets(make_user, match, by_seat)
     # No version at all, or an old one: live inputs are never stale (T-2).
     first = {"type": "move", "dir": "up", "from": [9, 9]}
     await police.send_json_to({"type": "act", "action": json.dumps(first), "key": "m1"})
@@ -103,9 +101,7 @@ async def test_T15_H2_a_refusal_reaches_only_its_sender_and_no_other_socket_hold
     make_user: Any, test_clock: list[float]
 ) -> None:
     match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
-    thief, police = await open_socket(by_seat[0], match.pk), await open_socket(by_seat[1], match.pk)
-    spectator = await open_socket(await sync_to_async(make_user)(), match.pk)
-    await messages(thief), await messages(police), await messages(spectator)
+    thief, police, spectator = await table_sockets(make_user, match, by_seat)
     await police.send_json_to({"type": "act", "action": json.dumps({"type": "siren", "circle": "A"}), "key": "s1"})
     answer = next(m for m in await messages(police) if m["type"] == "answer")
     assert answer["status"] == 422 and answer["message"] == "The car is not on that crime scene."
@@ -130,9 +126,9 @@ async def test_T23_T25_T27_losing_the_last_socket_suspends_and_coming_back_resum
     make_user: Any, test_clock: list[float]
 ) -> None:
     match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
-    first_tab = await open_socket(by_seat[0], match.pk)
-    second_tab = await open_socket(by_seat[0], match.pk)
-    police = await open_socket(by_seat[1], match.pk)
+    first_tab = await connect(by_seat[0], match.pk)
+    second_tab = await connect(by_seat[0], match.pk)
+    police = await connect(by_seat[1], match.pk)
 
     def phase() -> str:
         return str(load_state(Match.objects.get(pk=match.pk)).phase)
@@ -143,7 +139,7 @@ async def test_T23_T25_T27_losing_the_last_socket_suspends_and_coming_back_resum
     assert await sync_to_async(phase)() == "suspended"
     types = [e["type"] for e in events_of(await messages(police))]
     assert types[-2:] == ["disconnected", "suspended"], types
-    back = await open_socket(by_seat[0], match.pk)
+    back = await connect(by_seat[0], match.pk)
     types = await sync_to_async(
         lambda: list(MatchEvent.objects.filter(match_id=match.pk).order_by("-seq").values_list("type", flat=True)[:2])
     )()
@@ -157,7 +153,7 @@ async def test_T22_T16_pings_get_the_server_clock_and_a_flood_is_dropped(
     make_user: Any, test_clock: list[float]
 ) -> None:
     match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
-    socket = await open_socket(by_seat[1], match.pk)
+    socket = await connect(by_seat[1], match.pk)
     await messages(socket)
     await socket.send_json_to({"type": "ping", "c": 123})
     pong = await socket.receive_json_from(timeout=5)
