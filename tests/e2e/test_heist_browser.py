@@ -27,6 +27,7 @@ if _why_not:
     pytest.skip(_why_not, allow_module_level=True)
 
 from playwright.sync_api import BrowserContext, Dialog, Locator, Page, expect  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -454,6 +455,10 @@ def test_a_player_and_two_bots_play_to_the_end(live_site: LiveSite, browser: Any
             choosing = not commit.count()
             # While the player picks, the bots' moves re-render the board; the picks must survive.
             button = fill_choice(host, ROLES[1]) if choosing else commit
+            try:
+                button.wait_for(state="visible", timeout=2000)
+            except PlaywrightTimeoutError:
+                continue  # the board moved on (a bot acted) between the look and the click: look again
             status, error = submit(host, button)
             if status != 200:
                 # Bots decide at the same time; a move made on a board a bot just changed is
