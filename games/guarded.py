@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from .models import ActionReceipt, Match, MatchEvent, Seat
@@ -36,6 +37,9 @@ WITH m AS (
            snapshot = CASE WHEN %(snap)s THEN %(snapshot)s::jsonb ELSE snapshot END,
            snapshot_version = CASE WHEN %(snap)s THEN %(new_version)s ELSE snapshot_version END
      WHERE id = %(id)s AND version = %(version)s AND status = 'active'
+       AND (%(user)s::integer IS NULL OR EXISTS (
+           SELECT 1 FROM {Seat._meta.db_table} AS p JOIN {get_user_model()._meta.db_table} AS u ON u.id = p.user_id
+            WHERE p.match_id = %(id)s AND p.number = %(seat)s AND p.user_id = %(user)s AND u.is_active))
  RETURNING id, revision, chat_version, bot_seats
 ), ev AS (
     INSERT INTO {MatchEvent._meta.db_table} (match_id, seq, actor, type, data, secret, visible_to, created_at)
@@ -53,7 +57,11 @@ WITH m AS (
       FROM m, jsonb_to_recordset(%(seats)s::jsonb) AS w(number integer, key text)
      WHERE s.match_id = m.id AND s.number = w.number AND s.waiting_key IS DISTINCT FROM w.key
 )
-SELECT revision, chat_version, bot_seats FROM m
+SELECT revision, chat_version, bot_seats,
+       (SELECT COALESCE(json_agg(json_build_array(a.number, a.user_id)), '[]')
+          FROM {Seat._meta.db_table} AS a
+         WHERE a.match_id = m.id AND a.user_id IS NOT NULL AND a.open_sockets > 0)
+  FROM m
 """
 
 
@@ -67,6 +75,7 @@ class Written:
     revision: int
     chat_version: int
     bot_seats: list[int]
+    audience: list[tuple[int, int]]  # (seat, user) of the seats with open sockets, for the pushes
 
 
 def write(
@@ -79,12 +88,14 @@ def write(
     key: str | None,
     action: str,
     at: datetime,
+    user: int | None = None,
 ) -> Written | None:
     """Append ``events`` after ``match.version`` in one statement; ``None`` if the guard refused.
 
     ``events`` are ``Event.to_json()`` dicts; ``fields`` the match fields the new state changes
     (:func:`games.services.state_changes`); ``waiting`` the decision key per seat waited on.
-    Raises ``IntegrityError`` for a reused idempotency key (nothing is written).
+    Raises ``IntegrityError`` for a reused idempotency key (nothing is written). With ``user``, the
+    guard also requires that ``seat`` is still that active user's (a socket's move: no query first).
     """
     new_version = match.version + len(events)
     rows = [{"seq": match.version + i, **event} for i, event in enumerate(events, start=1)]
@@ -105,6 +116,7 @@ def write(
         "key": key,
         "action": action,
         "seat": seat,
+        "user": user,
         "seats": json.dumps([{"number": n, "key": waiting.get(n, "")} for n in range(match.seat_count)]),
     }
     with connection.cursor() as cursor:
@@ -113,4 +125,7 @@ def write(
     if row is None:
         return None
     bot_seats = row[2] if isinstance(row[2], list) else json.loads(row[2])
-    return Written(revision=row[0], chat_version=row[1], bot_seats=bot_seats)
+    audience = row[3] if isinstance(row[3], list) else json.loads(row[3])
+    return Written(
+        revision=row[0], chat_version=row[1], bot_seats=bot_seats, audience=[(int(n), int(u)) for n, u in audience]
+    )

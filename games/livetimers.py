@@ -14,19 +14,28 @@ off (``HIDEOUT_LIVE_TIMERS = False``) unless they are about them.
 
 from __future__ import annotations
 
+import heapq
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections
 
 from . import clock
 
 log = logging.getLogger(__name__)
 
-_timers: dict[int, tuple[float, threading.Timer]] = {}
-_lock = threading.Lock()
+# One scheduler thread per process keeps the armed times in a heap; what falls due runs on a small
+# pool whose threads keep their database connections (a thread and a connection per timer would
+# cost a new connection each time, and 50 rounds whose countdowns end together would open 50 at once).
+_armed: dict[int, float] = {}  # match -> its due time (a heap entry that differs is stale)
+_heap: list[tuple[float, int]] = []
+_cond = threading.Condition()
+_scheduler: threading.Thread | None = None
+_pool: ThreadPoolExecutor | None = None
 _SLACK = 0.002  # fire just after the due time, never before it
+FIRING_THREADS = 4
 
 
 def enabled() -> bool:
@@ -35,44 +44,69 @@ def enabled() -> bool:
 
 def arm(match_id: int, due: float | None) -> None:
     """Fire ``match_id``'s automatic moves at ``due`` (epoch seconds); ``None`` disarms."""
+    global _scheduler
     if not enabled():
         return
-    with _lock:
-        current = _timers.pop(match_id, None)
-        if current is not None:
-            current[1].cancel()
+    with _cond:
         if due is None:
+            _armed.pop(match_id, None)
             return
-        timer = threading.Timer(max(0.0, due - clock.now()) + _SLACK, _fire, args=(match_id,))
-        timer.daemon = True
-        _timers[match_id] = (due, timer)
-        timer.start()
+        if _armed.get(match_id) == due:
+            return
+        _armed[match_id] = due
+        heapq.heappush(_heap, (due, match_id))
+        if _scheduler is None:
+            _scheduler = threading.Thread(target=_schedule, name="hideout-live-timers", daemon=True)
+            _scheduler.start()
+        _cond.notify()
 
 
 def armed(match_id: int) -> float | None:
     """The due time armed for ``match_id`` in this process, if any."""
-    with _lock:
-        current = _timers.get(match_id)
-    return current[0] if current is not None else None
+    with _cond:
+        return _armed.get(match_id)
+
+
+def _schedule() -> None:
+    while True:
+        with _cond:
+            match_id = _next_due()
+        _firing_pool().submit(_fire, match_id)
+
+
+def _next_due() -> int:
+    """Wait (holding ``_cond``) until an armed time is due; disarm it and return its match."""
+    while True:
+        while _heap and _armed.get(_heap[0][1]) != _heap[0][0]:
+            heapq.heappop(_heap)  # re-armed or disarmed since
+        now = clock.now()
+        if _heap and _heap[0][0] + _SLACK <= now:
+            _due, match_id = heapq.heappop(_heap)
+            del _armed[match_id]
+            return match_id
+        _cond.wait(timeout=_heap[0][0] + _SLACK - now if _heap else None)
+
+
+def _firing_pool() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(FIRING_THREADS, thread_name_prefix="hideout-live-fire")
+    return _pool
 
 
 def _fire(match_id: int) -> None:
     from .tasks import advance_match
 
-    with _lock:
-        current = _timers.get(match_id)
-        if current is not None and current[1] is threading.current_thread():
-            del _timers[match_id]
+    close_old_connections()
     try:
         advance_match(match_id, -1)
     except Exception:
         log.exception("live timer of match %s failed", match_id)
     finally:
-        connections.close_all()  # this thread's own connections: the thread ends here
+        close_old_connections()  # as after a request: kept for CONN_MAX_AGE, else closed
 
 
 def disarm_all() -> None:
-    with _lock:
-        for _due, timer in _timers.values():
-            timer.cancel()
-        _timers.clear()
+    with _cond:
+        _armed.clear()
+        _heap.clear()

@@ -217,6 +217,7 @@ def publish(
     board: bool = True,
     actor: int | None = None,
     seats_changed: bool = False,
+    audience: list[tuple[int, int]] | None = None,
 ) -> None:
     """Send the committed change of ``match`` to its sockets (call after commit).
 
@@ -225,10 +226,11 @@ def publish(
     ``actor`` the seat that moved: its board is rendered even without a socket, because the HTMX
     answer to its POST uses it. ``seats_changed`` tells every seat's sockets to look again who they
     are (a player replaced by a bot). ``board=False`` sends the chat box only (a chat message).
+    ``audience``: (seat, user) of the seats with sockets, where the write already read them.
     """
     if events and board and not seats_changed and getattr(rules_for(match), "live", False):
         try:
-            publish_live(match, events)
+            publish_live(match, events, audience)
         except Exception:  # as below: a client that missed events catches up on reconnect
             log.exception("publishing live events of match %s failed", match.pk)
         return
@@ -261,7 +263,7 @@ def live_events(match: Match, events: Mapping[int, Event], seat: int | None) -> 
     return out
 
 
-def publish_live(match: Match, events: Mapping[int, Event]) -> None:
+def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple[int, int]] | None = None) -> None:
     """A live game's pushes: its new events as small JSON messages, nothing rendered.
 
     Each seat's group gets the events as that seat may see them; the watch group (spectators)
@@ -271,9 +273,10 @@ def publish_live(match: Match, events: Mapping[int, Event]) -> None:
     is not the message's ``after`` asks for the board again.
     """
     rules = rules_for(match)
-    seats = Seat.objects.filter(match_id=match.pk, user__isnull=False, open_sockets__gt=0).values_list(
-        "number", "user_id"
-    )
+    seats = audience
+    if seats is None:
+        rows = Seat.objects.filter(match_id=match.pk, user__isnull=False, open_sockets__gt=0)
+        seats = list(rows.values_list("number", "user_id"))
     head = {
         "revision": match.revision,
         "version": match.version,

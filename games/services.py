@@ -215,20 +215,26 @@ def do_submit_action(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
     now: float | None = None,
+    user_id: int | None = None,
 ) -> SubmitResult:
     """Validate ``payload`` for ``seat`` with the engine and append the resulting events.
 
-    A resubmission (same ``idempotency_key``) is answered with the first one's result. Receipts are
-    looked up only when something goes wrong (the receipt's unique key refuses the second insert,
-    or the resubmission is stale or no longer legal), so a normal move costs no extra query.
+    ``user_id``: the seat must still be that active user's, checked in the same write (a socket's
+    move: its seat is what the socket last saw, with no query first). A resubmission (same
+    ``idempotency_key``) is answered with the first one's result. Receipts are looked up only when
+    something goes wrong (the receipt's unique key refuses the second insert, or the resubmission
+    is stale or no longer legal), so a normal move costs no extra query.
     """
     digest = action_digest(payload)
     try:
         if guarded.enabled():
-            written = _submit_guarded(match_id, seat, payload, expected_version, idempotency_key, now)
+            written = _submit_guarded(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
+            if written is None and _refresh_cache(match_id):
+                # Another process wrote since this one cached the match: decide again on the news.
+                written = _submit_guarded(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
             if written is not None:
                 return written
-        return _submit(match_id, seat, payload, expected_version, idempotency_key, now)
+        return _submit(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
     except (IntegrityError, ServiceError):
         if idempotency_key:
             receipt = ActionReceipt.objects.filter(match_id=match_id, seat=seat, key=idempotency_key).first()
@@ -241,6 +247,34 @@ def do_submit_action(
         raise
 
 
+def _refresh_cache(match_id: int) -> bool:
+    """Bring this process's cached row and state of a running match up to the database's version.
+
+    Two queries (the row, the events after the cached state) instead of the locking path; False
+    when there is nothing newer to decide on (the locking path then answers).
+    """
+    base = cached_move_base(match_id)
+    match = Match.objects.defer("snapshot").filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    if match is None or (base is not None and base[0].version == match.version):
+        return False
+    load_state(match)
+    remember_row(match)
+    return True
+
+
+def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
+    if user_id is not None and not Seat.objects.filter(
+        match_id=match_id, number=seat, user_id=user_id, user__is_active=True
+    ).exists():
+        raise NotAllowed(_("Only the players of this match can act in it."))
+
+
+def _refusal(exc: EngineError) -> ServiceError:
+    if isinstance(exc, InvalidAction):
+        return ServiceError(engine_message(exc), status=400)
+    return ServiceError(engine_message(exc), status=422, detail=exc.params)
+
+
 def _submit(
     match_id: int,
     seat: int,
@@ -248,16 +282,18 @@ def _submit(
     expected_version: int | None,
     idempotency_key: str | None,
     now: float | None,
+    user_id: int | None = None,
 ) -> SubmitResult:
     with transaction.atomic():
         match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
+        _check_player(match_id, seat, user_id)
         if match.status != Match.Status.ACTIVE:
             raise ServiceError(_("This match is not in progress."), status=409)
         rules = rules_for(match)
         try:
             action = rules.parse_action(payload)
         except InvalidAction as exc:
-            raise ServiceError(engine_message(exc), status=400) from exc
+            raise _refusal(exc) from exc
         stale = expected_version is not None and expected_version != match.version
         if stale and action.get("type") not in getattr(rules, "blind_actions", ()):
             raise StaleVersion(_("The board changed before your action arrived; here is the current board."))
@@ -268,10 +304,8 @@ def _submit(
             now = now if now is not None else clock.now()
             ctx = DecideContext(rng=rng_for(match.seed, match.version), now=now)
             events = rules.decide(state, seat, action, ctx)
-        except InvalidAction as exc:
-            raise ServiceError(engine_message(exc), status=400) from exc
         except EngineError as exc:
-            raise ServiceError(engine_message(exc), status=422, detail=exc.params) from exc
+            raise _refusal(exc) from exc
         new_state = replay(rules, state, events)
         old_version = match.version
         _append_events(match, seat, events)
@@ -301,11 +335,14 @@ def _submit_guarded(
     expected_version: int | None,
     idempotency_key: str | None,
     now: float | None,
+    user_id: int | None = None,
 ) -> SubmitResult | None:
     """The move decided on this process's cached row and state, written in one statement.
 
-    ``None`` sends the caller to the locking ORM path: nothing cached, a stale version, an
-    engine refusal (judged again there on the fresh state) or the guard finding the match moved on.
+    ``None`` sends the caller to the locking ORM path: nothing cached, a stale version, or the
+    guard finding the match moved on (or the seat no longer the user's). An engine refusal is
+    answered here when one query confirms the state it was judged on is the match's current one
+    and the seat the user's; otherwise it is judged again there on the fresh state.
     """
     base = cached_move_base(match_id)
     if base is None:
@@ -320,7 +357,9 @@ def _submit_guarded(
             return None
         now = now if now is not None else clock.now()
         events = rules.decide(state, seat, action, DecideContext(rng=rng_for(match.seed, match.version), now=now))
-    except EngineError:
+    except EngineError as exc:
+        if _still_current(match, seat, user_id):
+            raise _refusal(exc) from exc
         return None
     new_state = replay(rules, state, events)
     old_version = match.version
@@ -334,6 +373,7 @@ def _submit_guarded(
         key=idempotency_key,
         action=action_digest(payload),
         at=clock.now_datetime(),
+        user=user_id,
     )
     if written is None:
         return None
@@ -349,11 +389,29 @@ def _submit_guarded(
         events={old_version + i: event for i, event in enumerate(events, start=1)},
         state_before=state,
         actor=seat if seat != SYSTEM else None,
+        audience=written.audience,
     )
     _arm_live_after_commit(match, rules, new_state)
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events, revision=match.revision)
+
+
+def _still_current(match: Match, seat: int, user_id: int | None) -> bool:
+    """The match is still running at ``match.version`` (and, with a user, the seat is still theirs)."""
+    if seat == SYSTEM or user_id is None:
+        rows = Match.objects.filter(pk=match.pk, version=match.version, status=Match.Status.ACTIVE)
+        return bool(rows.exists())
+    return bool(
+        Seat.objects.filter(
+            match_id=match.pk,
+            match__version=match.version,
+            match__status=Match.Status.ACTIVE,
+            number=seat,
+            user_id=user_id,
+            user__is_active=True,
+        ).exists()
+    )
 
 
 def _judges_itself(rules: Any) -> bool:
