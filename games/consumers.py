@@ -16,6 +16,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import get_user_model
@@ -46,8 +47,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
     live = False  # the match is a live game (police_alarm): see games.livesocket
     flood: livesocket.FloodGate | None = None
+    acting: set[asyncio.Future[None]]  # a live socket's inputs on their way (see _act)
     last_heard = 0.0
     watchdog: asyncio.Future[None] | None = None
+    held: dict[int, dict[str, Any]] | None = None  # live messages waiting for the ones before them, by ``after``
+    told_rtt: int | None = None  # the round trip this socket last told the match (T-21)
+    told_rtt_at = 0.0
+    releasing: asyncio.Future[None] | None = None
 
     async def connect(self) -> None:
         # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
@@ -67,6 +73,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.live:
             self.flood = livesocket.FloodGate()
             self.last_heard = clock.now()
+            self.acting = set()
+            await self.channel_layer.group_add(livesocket.rtt_group(self.match_id), self.channel_name)
         # Every socket of a user hears when the user is deactivated or logs out (games.signals).
         self.user_group = user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
@@ -83,7 +91,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             self.watchdog = asyncio.ensure_future(self._watch_silence())
             if self.counted:
                 await database_sync_to_async(livesocket.report_connection)(self.match_id, user.pk, True)
+            # The newcomer knows nobody's round trip yet: everyone tells theirs at their next ping.
+            await self.channel_layer.group_send(livesocket.rtt_group(self.match_id), {"type": "rtt.ask"})
         await self.push(only_if_newer=True)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As Channels' own, without its ``close_old_connections`` before every message.
+
+        That call hops onto the process's one shared database thread, so every ping and every push
+        of every socket would queue there. Nothing here touches the database on the event loop: each
+        query runs through ``database_sync_to_async``, which closes old connections itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def _refuse(self, code: int) -> None:
         await self.accept()
@@ -110,6 +132,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.listening is not None:
             await self.channel_layer.group_discard(self.listening, self.channel_name)
             self.listening = None
+        if self.flood is not None:  # a live socket that got connected
+            await self.channel_layer.group_discard(livesocket.rtt_group(self.match_id), self.channel_name)
         if self.counted:
             self.counted = False
             await self._presence(-1)
@@ -167,10 +191,27 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             sent = content.get("c")
             sent = sent if isinstance(sent, int | float) and not isinstance(sent, bool) else None
             await self.send_json({"type": "pong", "c": sent, "s": livesocket.server_ms()})
+            await self._tell_rtt(livesocket.reported_rtt(content.get("r")))
         elif kind == "chat":
             await self._chat(content)
         else:
             await self._error(UNKNOWN)
+
+    async def _tell_rtt(self, rtt: int | None) -> None:
+        """T-21: my seat's round trip, to the match's live sockets, when it is news."""
+        now = clock.now()
+        if rtt is None or self.seat is None or not livesocket.worth_telling(rtt, self.told_rtt, self.told_rtt_at, now):
+            return
+        self.told_rtt, self.told_rtt_at = rtt, now
+        await self.channel_layer.group_send(
+            livesocket.rtt_group(self.match_id), {"type": "rtt.told", "seat": self.seat, "ms": rtt}
+        )
+
+    async def rtt_told(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "rtt", "seat": event["seat"], "ms": event["ms"]})
+
+    async def rtt_ask(self, event: dict[str, Any]) -> None:
+        self.told_rtt = None
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
@@ -189,8 +230,36 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._forward_live(event)
 
     async def _forward_live(self, event: dict[str, Any]) -> None:
+        """Forward a live message in version order.
+
+        Moves are written on several threads and processes, so their messages may reach this socket
+        out of order: one that does not follow what my client has waits (``REORDER_SECONDS`` at
+        most) for the ones before it. If they never come, it goes anyway and my client, seeing the
+        hole, asks for its board again.
+        """
         if event["version"] <= self.sent_version:
             return
+        if 0 <= self.sent_version < event["after"]:
+            if self.held is None:
+                self.held = {}
+                asyncio.get_running_loop().call_later(livesocket.REORDER_SECONDS, self._release_held)
+            self.held[event["after"]] = event
+            return
+        await self._send_live(event)
+        while self.held and self.sent_version in self.held:
+            await self._send_live(self.held.pop(self.sent_version))
+
+    def _release_held(self) -> None:
+        held, self.held = self.held or {}, None
+        if held:
+            self.releasing = asyncio.ensure_future(self._send_held(held))
+
+    async def _send_held(self, held: dict[int, dict[str, Any]]) -> None:
+        for after in sorted(held):
+            if held[after]["version"] > self.sent_version:
+                await self._send_live(held[after])
+
+    async def _send_live(self, event: dict[str, Any]) -> None:
         self.sent_version = event["version"]
         self.sent_revision = max(self.sent_revision, event["revision"])
         self.frame = None  # the board my client shows is now its own, drawn from the events
@@ -291,9 +360,22 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _act(self, content: dict[str, Any]) -> None:
         """A move sent over the socket: the same write path as the form POST, answered to me alone.
 
-        A live game's input is timed when it arrived (T-1), not when its turn at the database came.
+        A live game's input is timed when it arrived (T-1), not when its turn at the database came,
+        and waits, off this socket's message loop (a ping is answered meanwhile), for the inputs of
+        its match that reached this process before it (T-2, :func:`games.livesocket.sequencer`).
         """
-        received = clock.now() if self.live else None
+        if self.live:
+            task = asyncio.ensure_future(self._act_in_turn(content, self.last_heard))
+            self.acting.add(task)
+            task.add_done_callback(self.acting.discard)
+            return
+        await self._act_now(content, None)
+
+    async def _act_in_turn(self, content: dict[str, Any], received: float) -> None:
+        async with livesocket.sequencer(self.match_id):
+            await self._act_now(content, received)
+
+    async def _act_now(self, content: dict[str, Any], received: float | None) -> None:
         key = content.get("key") if isinstance(content.get("key"), str) else None
         answer: dict[str, Any] = {"type": "answer", "key": key if key and len(key) <= payloads.MAX_KEY_CHARS else None}
         try:
@@ -311,28 +393,47 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.push(only_if_newer=True)  # the fresh board first (unless a push brought it), then why
         await self.send_json(answer)
 
-    @database_sync_to_async
-    def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
-        # The seat is looked up again for every move: seats are renumbered at the start and a
-        # moderator may hand one to a bot while this socket stays open.
+    async def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
+        # A live game's inputs are written on a thread of their own (with its own connection):
+        # the process's one shared database thread would queue every match's moves behind each other.
+        submit = database_sync_to_async(self._submit_now, thread_sensitive=not self.live)
+        result: services.SubmitResult = await submit(sent, received)
+        return result
+
+    def _submit_now(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
+        # The write checks that my seat is still my active user's (seats are renumbered at the start
+        # and a moderator may hand one to a bot while this socket stays open); only when it is not
+        # is my seat looked up again, and the move tried once more under the seat I hold now.
         user = self._user()
+        seat = self.seat
+        with translation.override(self._language()):
+            for attempt in range(2):
+                if seat is None:
+                    raise services.NotAllowed(translation.gettext("Only the players of this match can act in it."))
+                try:
+                    return services.do_submit_action(
+                        self.match_id,
+                        seat,
+                        sent.payload,
+                        expected_version=sent.expected_version,
+                        idempotency_key=sent.key,
+                        now=received,
+                        user_id=user.pk,
+                    )
+                except services.NotAllowed:
+                    fresh = self._seat_now(user)
+                    if attempt or fresh == seat:
+                        raise
+                    seat = fresh
+            raise AssertionError("unreachable")
+
+    def _seat_now(self, user: Any) -> int | None:
         seat = (
             Seat.objects.filter(match_id=self.match_id, user=user, user__is_active=True)
             .values_list("number", flat=True)
             .first()
         )
-        if seat is None or self.seat is None:
-            with translation.override(self._language()):
-                raise services.NotAllowed(translation.gettext("Only the players of this match can act in it."))
-        with translation.override(self._language()):
-            return services.do_submit_action(
-                self.match_id,
-                seat,
-                sent.payload,
-                expected_version=sent.expected_version,
-                idempotency_key=sent.key,
-                now=received,
-            )
+        return None if seat is None else int(seat)
 
     async def _chat(self, content: dict[str, Any]) -> None:
         if self.seat is None:
@@ -459,3 +560,4 @@ def _int(value: Any, default: Any) -> Any:
         return int(value)
     except (TypeError, ValueError):
         return default
+

@@ -4,15 +4,24 @@
   version, into the one write path (T-2): the match row's lock (or the guarded statement) is the
   match's sequencer, so inputs are processed in the order they reach it, whichever daphne holds
   the socket, and the engine never lets time run backwards.
+* One sequencer per match in each process (:func:`sequencer`): a match's inputs that reach the
+  same process are written one at a time in the order they arrived. The proxy routes a match's
+  sockets to one daphne (by the match id in ``/ws/match/<id>/``), so that this is the match's only
+  sequencer; if it does not, the row lock still keeps the log in one order (only slower).
 * A per-connection flood limit (T-16): past 50 messages a second, messages are dropped unread.
 * Heartbeats (T-22, T-23): the client pings every 2 s and gets the server's clock back; a socket
   silent for 6 s is closed. When a seat's last socket closes the game hears ``disconnected``, and
   ``reconnected`` when one opens again (the engine suspends and resumes, T-24, T-25).
+* Round-trip times (T-21): a client's ping carries its last measured round trip; a seated socket
+  tells the match's other sockets when it changed (:func:`worth_telling`), so that both active
+  players see their own and their opponent's, with a warning above 250 ms.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from typing import Any
 
 from . import clock, services
@@ -25,6 +34,32 @@ log = logging.getLogger(__name__)
 FLOOD_PER_SECOND = 50  # T-16
 DISCONNECT_SECONDS = 6.0  # T-5 DISCONNECT_MS
 HEARTBEAT_SECONDS = 2.0  # T-5 HEARTBEAT_MS
+REORDER_SECONDS = 0.25  # how long a socket holds a message for the ones before it (see MatchConsumer)
+SLOW_RTT_MS = 250  # T-21: above this round trip, the lobby and the game warn
+MAX_RTT_MS = 60_000
+RTT_RETELL_SECONDS = 10.0
+
+
+def rtt_group(match_id: int) -> str:
+    """Every live socket of a match (players and spectators) hears the players' round trips here."""
+    return f"match_{match_id}_rtt"
+
+
+def reported_rtt(value: Any) -> int | None:
+    """The round trip a ping reports, in whole ms, or None when it is not a plausible one."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_RTT_MS:
+        return None
+    return round(value)
+
+
+def worth_telling(rtt: int, told: int | None, told_at: float, now: float) -> bool:
+    """T-21: tell the others a seat's round trip when it moved by a fifth (10 ms at least), crossed
+    the warning line, or was last told long ago; not at every ping (every 2 s per socket)."""
+    if told is None or now - told_at >= RTT_RETELL_SECONDS:
+        return True
+    if (rtt > SLOW_RTT_MS) != (told > SLOW_RTT_MS):
+        return True
+    return abs(rtt - told) >= max(10, told // 5)
 
 
 class FloodGate:
@@ -40,6 +75,20 @@ class FloodGate:
             self.window_start, self.count = now, 0
         self.count += 1
         return self.count <= self.per_second
+
+
+_sequencers: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+def sequencer(match_id: int) -> asyncio.Lock:
+    """T-2: the lock a match's inputs take in turn in this process (asyncio serves waiters in order).
+
+    Held only while in use (weakly kept): an idle match costs nothing.
+    """
+    lock = _sequencers.get(match_id)
+    if lock is None:
+        lock = _sequencers[match_id] = asyncio.Lock()
+    return lock
 
 
 def report_connection(match_id: int, user_id: int, connected: bool) -> None:

@@ -241,6 +241,7 @@ def match_context(
         "game_name": _(rules.name),
         "time_limit_text": duration_text(match.time_limit),
         "option_rows": option_rows(match, rules) if match.status == Match.Status.LOBBY else [],
+        "live": bool(getattr(rules, "live", False)),
     }
     context["parts"] = parts
     if match.status in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED) and match.version > 0:

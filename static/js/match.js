@@ -360,6 +360,7 @@
       else if (data.type === "answer") answered(data.key, data.status, data.message, data);
       else if (data.type === "error") showError(data.message);
       else if (data.type === "pong") document.dispatchEvent(new CustomEvent("hideout:pong", { detail: data }));
+      else if (data.type === "rtt") document.dispatchEvent(new CustomEvent("hideout:rtt", { detail: data }));
     };
     socket.onclose = function (event) {
       socket = null;

@@ -13,6 +13,7 @@
 
   var root, data, view, T, road = {}, circleAt = {};
   var offset = 0, bestRtt = null, rtt = null;     // server clock = Date.now() + offset (T-22)
+  var rtts = {};                                   // the seats' round trips, as the server tells them (T-21)
   var predicted = null, serverCar = null;          // the police's own car, ahead of the server
   var held = [], tiltDir = null, heading = null, stopped = false, lastSent = 0;
   var moveKeys = {}, rollingKey = null;
@@ -206,9 +207,30 @@
       badge.hidden = !role;
       badge.textContent = role;
     });
-    var text = rtt === null ? "" : fmt(rtt > 250 ? T.rtt_slow : T.rtt, { ms: Math.round(rtt) });
-    $("pa-rtt").textContent = text;
-    $("pa-rtt").classList.toggle("error", rtt !== null && rtt > 250);
+    drawRtts();
+  }
+
+  // T-21: every player's round trip beside their name; the active players also read their own and
+  // their opponent's in words, with a warning above 250 ms (not by colour alone).
+  function drawRtts() {
+    var me = parseInt(root.dataset.me, 10);
+    root.querySelectorAll("#pa-scores li").forEach(function (li) {
+      var seat = parseInt(li.dataset.seat, 10), ping = li.querySelector(".pa-ping");
+      var ms = seat === me && rtt !== null ? Math.round(rtt) : rtts[seat];
+      ping.hidden = typeof ms !== "number";
+      ping.textContent = ping.hidden ? "" : (ms > 250 ? "⚠ " : "") + fmt(T.ms, { ms: ms });
+      ping.classList.toggle("error", ms > 250);
+    });
+    var them = me === view.thief ? view.police : (me === view.police ? view.thief : null);
+    if (view.variant === "young") them = null;
+    var theirs = them === null || them === undefined ? undefined : rtts[them];
+    line("pa-rtt", rtt === null ? null : Math.round(rtt), T.rtt, T.rtt_slow);
+    line("pa-rtt-them", typeof theirs === "number" ? theirs : null, T.rtt_them, T.rtt_them_slow);
+  }
+
+  function line(id, ms, text, slow) {
+    $(id).textContent = ms === null ? "" : fmt(ms > 250 ? slow : text, { ms: ms });
+    $(id).classList.toggle("error", ms !== null && ms > 250);
   }
 
   function drawLastRound() {
@@ -440,26 +462,53 @@
     window.addEventListener("blur", function () { held = []; });  // W-6: keys count only with focus
     document.addEventListener("hideout:events", function (e) { if (data) onEvents(e.detail); });
     document.addEventListener("hideout:answer", function (e) { if (data) onAnswer(e.detail); });
-    document.addEventListener("hideout:pong", function (e) {
-      var d = e.detail, now = Date.now();
-      if (typeof d.c !== "number") return;
-      rtt = now - d.c;
-      if (bestRtt === null || rtt <= bestRtt * 1.5) { bestRtt = bestRtt === null ? rtt : Math.min(bestRtt, rtt); offset = d.s + rtt / 2 - now; }
-      if (data) drawPlayers();
-    });
     document.addEventListener("hideout:swapped", function (e) {
       if ((e.detail.id === "board" || e.detail.id === "pa") && $("pa-data")) init();
     });
     setInterval(function () { if (data && root.isConnected) tick(); }, 100);
     setInterval(function () { if (data) drive(); }, 20);
+  }
+
+  // The socket's clock and round trips serve the lobby too (T-21: it warns about a slow connection).
+  function bindSocket() {
+    document.addEventListener("hideout:pong", function (e) {
+      var d = e.detail, now = Date.now();
+      if (typeof d.c !== "number") return;
+      rtt = now - d.c;
+      if (bestRtt === null || rtt <= bestRtt * 1.5) { bestRtt = bestRtt === null ? rtt : Math.min(bestRtt, rtt); offset = d.s + rtt / 2 - now; }
+      if (data && root.isConnected) drawPlayers(); else drawLobbyRtt();
+    });
+    document.addEventListener("hideout:rtt", function (e) {
+      var d = e.detail;
+      if (typeof d.seat !== "number" || typeof d.ms !== "number") return;
+      rtts[d.seat] = d.ms;
+      if (data && root.isConnected) drawRtts(); else drawLobbyRtt();
+    });
     setInterval(ping, 2000);
     setTimeout(ping, 300);
   }
 
-  function ping() { if (window.Hideout) window.Hideout.send({ type: "ping", c: Date.now() }); }
+  function drawLobbyRtt() {
+    var p = $("live-rtt");
+    if (!p) return;
+    var slowest = null;
+    Object.keys(rtts).forEach(function (seat) { if (slowest === null || rtts[seat] > slowest) slowest = rtts[seat]; });
+    var mine = rtt === null ? null : Math.round(rtt);
+    var text = mine === null ? "" : fmt(mine > 250 ? p.dataset.slow : p.dataset.text, { ms: mine });
+    if (!(mine > 250) && slowest !== null && slowest > 250) text += " " + fmt(p.dataset.othersSlow, { ms: slowest });
+    p.textContent = text;
+    p.classList.toggle("error", mine > 250 || slowest > 250);
+  }
+
+  function ping() {  // T-22 clock offset; it carries my last round trip for the others to see (T-21)
+    var message = { type: "ping", c: Date.now() };
+    if (rtt !== null) message.r = Math.round(rtt);
+    if (window.Hideout) window.Hideout.send(message);
+  }
 
   // For the browser tests and curious players: what this page believes (never more than its view).
   window.PoliceAlarm = { view: function () { return view; }, predicted: function () { return predicted; } };
 
+  bindSocket();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();

@@ -103,6 +103,7 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         join(p2, invite, match_url, 2, 2)
         start = p1.page.locator("#start-match")
         expect(start).to_be_visible(timeout=TIMEOUT)
+        expect(p1.page.locator("#live-rtt")).to_contain_text("Your round trip", timeout=TIMEOUT)  # T-21, lobby
         with p1.page.expect_navigation():
             start.click()
         p2.page.reload()
@@ -160,6 +161,10 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         expect(police.locator(f'#pa-scores li:has-text("{by_role["police"].name}") .pa-score')).to_have_text("6")
         expect(thief.locator(f'#pa-scores li:has-text("{by_role["thief"].name}") .pa-score')).to_have_text("0")
         expect(thief.locator("#pa-rtt")).to_contain_text("Round trip")
+        # T-21: each active player also sees the opponent's round trip, and everyone's beside the names.
+        for page in (thief, police):
+            expect(page.locator("#pa-rtt-them")).to_contain_text("Your opponent’s round trip", timeout=TIMEOUT)
+            expect(page.locator("#pa-scores .pa-ping:visible")).to_have_count(2, timeout=TIMEOUT)
         screenshot(police, "police_alarm-thief")
         screenshot(thief, "police_alarm-police")
         for player in (p1, p2):

@@ -16,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import clock, services
+from games import clock, livesocket, services
 from games.boards import police_alarm as board
 from games.models import Match, MatchEvent
 from games.store import load_state
@@ -199,3 +199,60 @@ def test_board_status_names_each_viewers_part() -> None:
     assert board.status({**view, "role": "spectator"}, names, None) == "Ann is hiding the thieves; Bob gets ready."
     running = {**view, "phase": "running", "role": "spectator"}
     assert board.status(running, names, None) == "Ann cracks safes while Bob drives."
+
+
+def rtts_in(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in received if m["type"] == "rtt"]
+
+
+@pytest.mark.asyncio
+async def test_T21_a_players_round_trip_reaches_the_other_sockets_when_it_is_news(
+    make_user: Any, test_clock: list[float]
+) -> None:
+    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
+    thief, police, spectator = await table_sockets(make_user, match, by_seat)
+    await police.send_json_to({"type": "ping", "c": 1, "r": 87.4})
+    told = {"type": "rtt", "seat": 1, "ms": 87}
+    for socket in (thief, police, spectator):
+        assert rtts_in(await messages(socket)) == [told]
+    await police.send_json_to({"type": "ping", "c": 2, "r": 90})  # 3 ms more: not news
+    assert rtts_in(await messages(thief)) == []
+    await police.send_json_to({"type": "ping", "c": 3, "r": 260})  # past the warning line
+    assert rtts_in(await messages(thief)) == [{"type": "rtt", "seat": 1, "ms": 260}]
+    for bad in ("fast", True, -5, 10**9, None):
+        await police.send_json_to({"type": "ping", "c": 4, "r": bad})
+    assert rtts_in(await messages(thief)) == [], "a round trip that is no number of ms is not told"
+    await spectator.send_json_to({"type": "ping", "c": 5, "r": 999})
+    assert rtts_in(await messages(thief)) == [], "a spectator's round trip is nobody's concern"
+    late = await connect(await sync_to_async(make_user)(), match.pk)
+    await police.send_json_to({"type": "ping", "c": 6, "r": 261})
+    heard = rtts_in(await messages(late))
+    assert heard == [{"type": "rtt", "seat": 1, "ms": 261}], "a newcomer hears it at the next ping"
+    for socket in (thief, police, spectator, late):
+        await socket.disconnect()
+
+
+def test_T21_round_trips_are_told_when_they_move_cross_the_line_or_are_old() -> None:
+    assert livesocket.worth_telling(80, None, 0.0, 1.0)
+    assert not livesocket.worth_telling(85, 80, 0.0, 1.0)
+    assert not livesocket.worth_telling(95, 80, 0.0, 1.0)
+    assert livesocket.worth_telling(96, 80, 0.0, 1.0), "a fifth more"
+    assert not livesocket.worth_telling(230, 200, 0.0, 1.0)
+    assert livesocket.worth_telling(240, 200, 0.0, 1.0)
+    assert livesocket.worth_telling(251, 249, 0.0, 1.0), "crossing 250 ms changes the warning"
+    assert livesocket.worth_telling(80, 80, 0.0, livesocket.RTT_RETELL_SECONDS)
+    assert livesocket.reported_rtt(12.6) == 13 and livesocket.reported_rtt("12") is None
+
+
+def test_T21_the_lobby_and_the_board_have_a_place_for_the_round_trips(make_user: Any) -> None:
+    host, guest = make_user(), make_user()
+    live = services.do_create_match(host, "police_alarm", 2, {}, 60)
+    turn_based = services.do_create_match(host, "heist", 3, {}, 60)
+    client = Client()
+    client.force_login(host)
+    assert 'id="live-rtt"' in client.get(reverse("match", args=[live.pk])).content.decode()
+    assert 'id="live-rtt"' not in client.get(reverse("match", args=[turn_based.pk])).content.decode()
+    services.do_join_match(live.pk, guest)
+    services.do_start_match(live.pk, host)
+    html = client.get(reverse("match", args=[live.pk])).content.decode()
+    assert 'id="pa-rtt-them"' in html and html.count('class="pa-ping"') == 2
