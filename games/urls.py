@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("how-to-play/", views.how_to_play_index, name="how_to_play_index"),
     path("how-to-play/<slug:slug>/", views.how_to_play, name="how_to_play"),
+    path("how-to-play/police_alarm/driving-school/", views.driving_school, name="driving_school"),
     path("profile/", views.profile, name="profile"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),

@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from . import guides, payloads, ratelimit, services
+from .boards import police_alarm as police_alarm_board
 from .engines.registry import available, get_rules
 from .forms import CreateMatchForm, ProfileForm
 from .models import Match, Seat
@@ -289,6 +290,19 @@ def how_to_play_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def driving_school(request: HttpRequest) -> HttpResponse:
+    """police_alarm's Driving school (W-15): practise driving alone, with a timer between scenes."""
+    if "police_alarm" not in available():
+        raise Http404(_("No such game."))
+    context = {
+        "board": police_alarm_board.school_context(),
+        "seat": 0,
+        "action_url": "",
+        "game_name": _(get_rules("police_alarm").name),
+    }
+    return render(request, "games/police_alarm/school.html", context)
+
+
 def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     """A game's rules written for players, with its pieces drawn as the board draws them."""
     if slug not in available() or slug not in guides.GUIDES:

@@ -56,6 +56,10 @@ def texts() -> dict[str, str]:
         "driving_me": _("Drive to a crime scene and sound the siren."),
         "driving_other": _("%(police)s is driving."),
         "over": _("The game is over."),
+        "school": _("Drive from crime scene to crime scene: the timer runs from one to the next."),
+        "lap": _("From %(a)s to %(b)s: %(time)s"),
+        "lap_best": _("From %(a)s to %(b)s: %(time)s (your best so far)"),
+        "lap_running": _("From %(a)s: %(time)s"),
         "abandoned": _("The game was abandoned."),
         "round": _("Round %(round)s of %(rounds)s"),
         "turn": _("Turn %(turn)s"),
@@ -105,6 +109,8 @@ def status(view: Mapping[str, Any], names: Mapping[int, str], seat: int | None) 
         return _("The game is over.")
     if phase == "abandoned":
         return _("The game was abandoned.")
+    if view["variant"] == "school":
+        return _("Drive from crime scene to crime scene: the timer runs from one to the next.")
     if view["variant"] == "young":
         police = names.get(view["active"], "")
         if role == "police":
@@ -156,3 +162,27 @@ def board_context(
             "rows": list(MAP_ROWS),
         },
     }
+
+
+def school_context() -> dict[str, Any]:
+    """W-15 Driving school: the board of a police alone in the city, no thief and no score.
+
+    Nothing is played on the server: the page drives the car by itself at the standard speed
+    (one cell per 150 ms, the spec's STEP_MS) and times the drive between crime scenes.
+    """
+    view = {
+        "phase": "driving",
+        "role": "police",
+        "variant": "school",
+        "players": 1,
+        "scores": [0],
+        "step_ms": [150],
+        "car": list(START),
+        "tiles": {},
+        "origin": 0,
+        "timer": None,
+    }
+    context = board_context(view=view, seat=0, legal=[], names={}, finished=False)
+    context.update(school=True, players=[])
+    context["client"]["school"] = True
+    return context

@@ -73,6 +73,7 @@
 
   function statusText() {
     var p = view.phase, role = view.role;
+    if (data.school) return T.school;
     if (p === "over") return T.over;
     if (p === "abandoned") return T.abandoned;
     if (p === "suspended") {
@@ -123,7 +124,7 @@
   }
 
   function drawSafes() {
-    if (view.variant === "young") return;
+    if (view.variant === "young" || data.school) return;
     var stack = $("pa-stack");
     stack.innerHTML = "";
     (view.stack || []).forEach(function (code, i) {
@@ -174,7 +175,7 @@
     var circle = sirenCircle();
     var siren = form("siren");
     siren.querySelector('input[name="circle"]').value = circle || "";
-    enable("siren", driving() && !!circle);
+    enable("siren", driving() && !!circle && !data.school, !data.school);
     siren.querySelector("button").title = circle ? fmt(T.siren_at, { id: circle }) : T.siren_none;
     var running = p === "running";
     enable("roll", thief && running && view.current >= 0 && !rollingKey);
@@ -255,12 +256,36 @@
       $("pa-bar-fill").style.width = Math.min(100, 100 * left / total) + "%";
     }
     if (view.phase === "countdown" || view.phase === "suspended") $("pa-status").textContent = statusText();
+    if (data.school) tickSchool();
     var rollIn = $("pa-roll-in");
     if (rollIn) {
       var wait = view.roll_at !== null && view.roll_at !== undefined ? view.roll_at - gameNow() : 0;
       rollIn.textContent = view.role === "thief" && view.phase === "running" && view.current >= 0 && wait > 0
         ? fmt(T.roll_in, { left: (wait / 1000).toFixed(1) + " s" }) : "";
     }
+  }
+
+  // --- W-15 Driving school: nothing goes to the server; the drive between two scenes is timed ---
+
+  var lap = { from: null, since: null, best: {} };
+
+  function schoolDrove(from, to) {
+    var now = performance.now(), left = circleAt[key(from)], here = circleAt[key(to)];
+    if (left && lap.since === null) { lap.from = left; lap.since = now; }  // leaving a scene starts the clock
+    if (here && lap.since !== null && here !== lap.from) {
+      var took = now - lap.since, pair = lap.from + here, best = lap.best[pair];
+      var record = best !== undefined && took < best;
+      if (best === undefined || record) lap.best[pair] = took;
+      $("pa-lap").textContent = fmt(record ? T.lap_best : T.lap, { a: lap.from, b: here, time: seconds(took) });
+    }
+    if (here) { lap.from = here; lap.since = null; }
+  }
+
+  function seconds(ms) { return (ms / 1000).toFixed(1) + " s"; }
+
+  function tickSchool() {
+    var now = $("pa-lap-now");
+    if (now) now.textContent = lap.since === null ? "" : fmt(T.lap_running, { a: lap.from, time: seconds(performance.now() - lap.since) });
   }
 
   function announce(text) { if (text) $("pa-announce").textContent = text; }
@@ -337,8 +362,8 @@
     predicted = [from[0] + v[0], from[1] + v[1]];
     heading = dir;
     lastSent = now;
-    var k = window.Hideout.act({ type: "move", dir: dir, from: from }, { quietErrors: true });
-    moveKeys[k] = true;
+    if (data.school) schoolDrove(from, predicted);
+    else moveKeys[window.Hideout.act({ type: "move", dir: dir, from: from }, { quietErrors: true })] = true;
     drawCar(predicted);
     drawControls();
     var circle = circleAt[key(predicted)];

@@ -26,7 +26,8 @@ if _why_not:
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from .test_heist_browser import TIMEOUT, Player, join, mark_loaded, new_player, sign_up  # noqa: E402
-from .test_newcomer_browser import PHONE, screenshot  # noqa: E402
+from .test_newcomer_browser import PHONE, assert_accessible, screenshot  # noqa: E402
+from .test_newcomer_browser import axe_source as axe_source  # noqa: E402  (a fixture: pytest finds it here)
 
 pytestmark = pytest.mark.e2e
 
@@ -211,3 +212,43 @@ def test_one_player_plays_a_round_against_a_bot_on_a_phone(live_site: LiveSite, 
         assert not p1.errors, p1.errors
     finally:
         p1.context.close()
+
+
+def test_W15_driving_school_times_the_drive_between_two_crime_scenes_on_a_phone(
+    live_site: LiveSite, browser: Any, axe_source: str
+) -> None:
+    """Nobody signed in: a newcomer drives alone from the start to E, then to H, and reads the time
+    it took from E to H. The page fits a phone, passes axe, and sends nothing to any match."""
+    context = browser.new_context(base_url=live_site.url, viewport=PHONE, bypass_csp=True)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    try:
+        page.goto("/how-to-play/police_alarm/")
+        page.get_by_role("link", name="Practise in the Driving school").click()
+        expect(page.get_by_role("heading", name="Driving school")).to_be_visible()
+        expect(page.locator("#pa-status")).to_contain_text("Drive from crime scene to crime scene")
+        expect(page.locator("#pa-safes")).to_be_hidden()
+        expect(page.locator(".pa-siren")).to_be_hidden()
+        page.locator("#pa-map").click()
+        drive(page, S_TO_E)
+        assert car_cell(page) == (13, 7)
+        expect(page.locator("#pa-lap")).to_have_text("")  # the start is no crime scene: no time yet
+        drive(page, E_TO_H, WASD)
+        assert car_cell(page) == (7, 11)
+        expect(page.locator("#pa-lap")).to_contain_text(re.compile(r"From E to H: \d+\.\d s"))
+        taken = float(re.findall(r"(\d+\.\d) s", page.locator("#pa-lap").inner_text())[0])
+        assert 1.3 <= taken <= 5.0, f"ten cells at about 0.19 s each took {taken} s"
+        expect(page.locator("#pa-lap-now")).to_have_text("")  # stopped on H: no clock running
+        body = page.locator("main").inner_text()
+        assert not re.search(r"\b[RTHNWDM]-\d+\b", body), "no rule ids on the page"
+        assert page.evaluate(WIDE_ELEMENTS) == [], "the page fits a phone"
+        assert_accessible(page, axe_source, "driving school")
+        assert sockets == [], f"the driving school opens no socket: {sockets}"
+        assert not errors, errors
+        screenshot(page, "police_alarm-driving-school")
+    finally:
+        context.close()

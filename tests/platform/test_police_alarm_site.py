@@ -7,6 +7,7 @@ waiting: the socket stamps each input with it on arrival (T-1).
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -256,3 +257,19 @@ def test_T21_the_lobby_and_the_board_have_a_place_for_the_round_trips(make_user:
     services.do_start_match(live.pk, host)
     html = client.get(reverse("match", args=[live.pk])).content.decode()
     assert 'id="pa-rtt-them"' in html and html.count('class="pa-ping"') == 2
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_W15_the_driving_school_is_a_board_of_its_own_with_no_thief_and_no_score(language: str) -> None:
+    client = Client(headers={"accept-language": language})
+    html = client.get(reverse("driving_school")).content.decode()
+    data = json.loads(html.split('<script id="pa-data" type="application/json">')[1].split("</script>")[0])
+    assert data["school"] is True and data["view"]["role"] == "police" and data["view"]["tiles"] == {}
+    assert 'id="pa-map"' in html and 'id="pa-lap"' in html
+    assert re.search(r'id="pa-safes"[^>]*hidden', html), "no safes: there is no thief"
+    assert 'id="pa-scores"><' not in html or "pa-score" not in html.split('id="pa-scores"')[1].split("</ul>")[0]
+    assert not re.search(r"\b[RTHNWDM]-\d+\b", html.split("<main")[1]), "no rule ids shown"
+    heading = "駕駛練習場" if language == "zh-hant" else "Driving school"
+    assert f"<h1>{heading}</h1>" in html
+    guide = client.get(reverse("how_to_play", args=["police_alarm"])).content.decode()
+    assert reverse("driving_school") in guide
