@@ -7,8 +7,11 @@ two-player police_alarm matches at once, the two players of a match on different
 behind a proxy that spreads users). Each player is one WebSocket that sends what the page sends:
 
 * the police drives at full legal speed: one ``move`` every ``step_ms`` (150 ms) by its own clock,
-  pipelined (it never waits for the answer), naming the cell it believes the car is on, along the
-  shortest road to the nearest face-down crime scene, where it sounds the siren;
+  pipelined (it never waits for the answer), naming the cell it believes the car is on. With
+  ``--police patrol`` (the default, the issue's load: about 6.7 moves/s a match) it drives from
+  crime scene to crime scene in a loop and never sounds the siren, so it drives all round long;
+  with ``--police hunt`` it takes the shortest road to the nearest face-down crime scene and sounds
+  the siren there (alarm pauses, caught thieves and new rounds: fewer moves);
 * the thief places its two thieves at random, rolls the moment its cooldown ends (``roll_at`` of
   its view) and draws the next safe whenever it may;
 * both ping every 2 s as the page does (the server closes a live socket silent for 6 s).
@@ -22,6 +25,7 @@ would reload its board), sockets whose last version is not the database's, and t
 part. A match that ends is replaced by a new one for the same two players.
 
     .venv/bin/python bench/live_bench.py                       # 50 matches, 60 s   (~1.5 min)
+    .venv/bin/python bench/live_bench.py --police hunt         # the police plays to catch
     .venv/bin/python bench/live_bench.py --matches 10 --duration 10                  (smoke run)
 
 Target (issue 13): p50 <= 10 ms, p99 <= 50 ms from a move's arrival to the opponent's socket,
@@ -213,6 +217,7 @@ class Table:
         self.car: tuple[int, int] = (9, 9)
         self.sirened: set[str] = set()
         self.round: Any = -1
+        self.patrol = CIRCLE_IDS[random.randrange(len(CIRCLE_IDS))]  # --police patrol: the next scene
 
     def police_seat(self) -> Seat | None:
         return next((s for s in self.seats if s.view.get("role") == "police"), None)
@@ -289,11 +294,16 @@ class Table:
         step_s = view["step_ms"][view["police"]] / 1000
         last = 0.0
         while not stop.is_set() and not seat.closed and seat.view.get("phase") == "running":
-            targets = [c for c in CIRCLE_IDS if c not in seat.view.get("tiles", {}) and c not in self.sirened]
+            here = CELL_CIRCLE.get(self.car)
+            if self.bench.args.police == "patrol":
+                if here == self.patrol:
+                    self.patrol = CIRCLE_IDS[(CIRCLE_IDS.index(here) + 1) % len(CIRCLE_IDS)]
+                targets = [self.patrol]
+            else:
+                targets = [c for c in CIRCLE_IDS if c not in seat.view.get("tiles", {}) and c not in self.sirened]
             if not targets:
                 break
-            here = CELL_CIRCLE.get(self.car)
-            if here in targets:
+            if here in targets and self.bench.args.police == "hunt":
                 self.sirened.add(here)
                 await seat.act({"type": "siren", "circle": here})
                 until = time.perf_counter() + 2.0
@@ -442,7 +452,7 @@ def check_log(match_ids: list[int]) -> list[str]:
     return problems
 
 
-def report(stats: Stats, elapsed: float, cpu: dict[str, float], log_problems: list[str]) -> bool:
+def report(stats: Stats, elapsed: float, cpu: dict[str, float], log_problems: list[str], police: str) -> bool:
     def ms(values: list[float]) -> list[Any]:
         return [len(values), pct(values, 50), pct(values, 90), pct(values, 99), max(values, default=float("nan"))]
 
@@ -462,7 +472,7 @@ def report(stats: Stats, elapsed: float, cpu: dict[str, float], log_problems: li
                 ["ping round trip", *ms(stats.ping_rtt)],
                 ["client event-loop lag", *ms(stats.loop_lag)],
             ],
-            title=f"police_alarm live, {len(set(stats.matches))} matches played, window {elapsed:.1f} s",
+            title=f"police_alarm live, police {police}, {len(set(stats.matches))} matches, window {elapsed:.1f} s",
         )
     )
     rows: list[list[Any]] = [
@@ -506,6 +516,12 @@ def parse_args() -> argparse.Namespace:
         default="match",
         help="how the proxy spreads sockets: by match id (default: one daphne per match) or by user",
     )
+    p.add_argument(
+        "--police",
+        choices=["patrol", "hunt"],
+        default="patrol",
+        help="patrol: drive scene to scene all round, no siren (default); hunt: siren at face-down scenes",
+    )
     p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")
     return p.parse_args()
 
@@ -528,7 +544,7 @@ def main() -> int:
         connections.close_all()
         stats, elapsed, cpu = asyncio.run(play(args, players))
         stack.stop()
-        ok = report(stats, elapsed, cpu, check_log(sorted(set(stats.matches))))
+        ok = report(stats, elapsed, cpu, check_log(sorted(set(stats.matches))), args.police)
         if args.spy:
             spy.report(args.spy_run, args.spy_out, title="where daphne0's Python time went (py-spy --gil)")
             print(f"raw samples: {args.spy_out}")
