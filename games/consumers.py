@@ -26,7 +26,7 @@ from django.utils.translation import gettext_noop
 
 from config.wscompress import DEFLATE
 
-from . import clock, livesocket, payloads, presence, pushes, ratelimit, services
+from . import clock, livesocket, livewriter, payloads, presence, pushes, ratelimit, services
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import seat_group, watch_group
@@ -394,10 +394,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(answer)
 
     async def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
-        # A live game's inputs are written on a thread of their own (with its own connection):
+        # A live game's inputs are written on the live writer threads, which keep their connections:
         # the process's one shared database thread would queue every match's moves behind each other.
-        submit = database_sync_to_async(self._submit_now, thread_sensitive=not self.live)
-        result: services.SubmitResult = await submit(sent, received)
+        if self.live:
+            return await livewriter.write(self._submit_now, sent, received)
+        result: services.SubmitResult = await database_sync_to_async(self._submit_now)(sent, received)
         return result
 
     def _submit_now(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:

@@ -40,6 +40,26 @@ def _no_live_timers(settings: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def _live_writers_closed() -> Any:
+    """The live writer threads keep their connections (games.livewriter): close them after each
+    test, or the test database could not be dropped at the end."""
+    from games import livewriter
+
+    yield
+    livewriter.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _language_reset() -> Any:
+    """A page requested in zh-Hant leaves that language active in the thread (LocaleMiddleware
+    activates it per request); the next test starts from the default again."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
     from games import presenter, pushes, store
     from games.templatetags.hideout import forget_shared
