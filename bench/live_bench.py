@@ -67,6 +67,8 @@ TARGET = "p50 <= 10 ms, p99 <= 50 ms (arrival -> opponent), too_fast = 0, nothin
 @dataclass
 class Stats:
     move_arrival: list[float] = field(default_factory=list)  # ms: server receipt -> opponent socket
+    move_arrival_at: list[tuple[float, float]] = field(default_factory=list)  # (wall time, ms) of each
+    rounds_ended_at: list[float] = field(default_factory=list)  # wall times (seen by the thief's socket)
     roll_arrival: list[float] = field(default_factory=list)
     move_send: list[float] = field(default_factory=list)  # ms: client send -> opponent socket
     answer_rtt: list[float] = field(default_factory=list)  # ms: send -> the sender's answer
@@ -166,10 +168,13 @@ class Seat:
             kind = event.get("type")
             if kind == "car_moved" and me == "thief" and self.stats.in_window:
                 self.stats.move_arrival.append((wall - origin) * 1000 - data["t"])
+                self.stats.move_arrival_at.append((wall, self.stats.move_arrival[-1]))
                 police = self.table.police_seat()
                 sent = police.sent_at.pop(tuple(data["to"]), None) if police is not None else None
                 if sent is not None:
                     self.stats.move_send.append((now - sent) * 1000)
+            elif kind == "round_ended" and me == "thief" and self.stats.in_window:
+                self.stats.rounds_ended_at.append(wall)
             elif kind == "dice_rolled" and me == "police" and self.stats.in_window:
                 self.stats.roll_arrival.append((wall - origin) * 1000 - data["t"])
             if kind == "car_moved" and me == "police":
@@ -494,10 +499,25 @@ def report(stats: Stats, elapsed: float, cpu: dict[str, float], log_problems: li
         print("rejections:", dict(stats.rejected.most_common()))
     for line in (lost + log_problems)[:10]:
         print("  ", line)
+    print_worst_seconds(stats)
     p50, p99 = pct(stats.move_arrival, 50), pct(stats.move_arrival, 99)
     ok = p50 <= 10 and p99 <= 50 and too_fast == 0 and not lost and not log_problems and stats.unanswered == 0
     print(f"target: {TARGET} -> {'met' if ok else 'NOT met'}")
     return ok
+
+
+def print_worst_seconds(stats: Stats, shown: int = 5) -> None:
+    """The seconds of the window with the slowest car moves: is the tail spread out or a burst?"""
+    if not stats.move_arrival_at:
+        return
+    start = min(t for t, _ in stats.move_arrival_at)
+    by_second: dict[int, list[float]] = {}
+    for wall, latency in stats.move_arrival_at:
+        by_second.setdefault(int(wall - start), []).append(latency)
+    ended = Counter(int(t - start) for t in stats.rounds_ended_at)
+    worst = sorted(by_second, key=lambda s: pct(by_second[s], 99), reverse=True)[:shown]
+    rows = [[s, len(by_second[s]), pct(by_second[s], 50), pct(by_second[s], 99), ended[s]] for s in sorted(worst)]
+    print(table(["second of the window", "car moves", "p50 ms", "p99 ms", "rounds ended"], rows, title="worst seconds"))
 
 
 def parse_args() -> argparse.Namespace:
