@@ -288,6 +288,72 @@
     if (now) now.textContent = lap.since === null ? "" : fmt(T.lap_running, { a: lap.from, time: seconds(performance.now() - lap.since) });
   }
 
+  // --- W-12 audio mode: junctions and crime scenes ahead, read out by the screen reader ------------
+
+  var BACK = { up: "down", down: "up", left: "right", right: "left" };
+
+  function announceWay(cell, dir) {
+    var box = $("pa-junctions");
+    if (!box || !box.checked) return;
+    var ways = ["up", "left", "right", "down"].filter(function (d) { return d !== BACK[dir] && open(cell, d); });
+    var words = [];
+    if (ways.length > 1) words.push(fmt(T.junction, { dirs: ways.map(function (d) { return T["dir_" + d]; }).join(", ") }));
+    var ahead = cell, v = DIRS[dir];
+    for (var i = 0; i < 3; i++) {
+      ahead = [ahead[0] + v[0], ahead[1] + v[1]];
+      if (!road[key(ahead)]) break;
+      if (circleAt[key(ahead)]) { words.push(fmt(T.scene_ahead, { id: circleAt[key(ahead)] })); break; }
+    }
+    if (words.length) announce(words.join(". "));
+  }
+
+  // --- W-13 the siren: a flash (at most 2.5 a second, can be turned off) and a sound (own volume) ---
+
+  var sound = null;
+
+  function sirenEffects() {
+    var flash = $("pa-flash");
+    if (flash && flash.checked) {
+      root.classList.remove("flashing");
+      void root.offsetWidth;  // restart the animation
+      root.classList.add("flashing");
+      setTimeout(function () { root.classList.remove("flashing"); }, 2000);
+    }
+    var volume = $("pa-volume") ? parseInt($("pa-volume").value, 10) / 100 : 0;
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!volume || !Context) return;
+    try {
+      sound = sound || new Context();
+      var t = sound.currentTime, tone = sound.createOscillator(), gain = sound.createGain();
+      tone.type = "triangle";
+      for (var i = 0; i < 4; i++) tone.frequency.setValueAtTime(i % 2 ? 660 : 880, t + i * 0.3);
+      gain.gain.setValueAtTime(0.25 * volume, t);
+      gain.gain.setValueAtTime(0, t + 1.2);
+      tone.connect(gain);
+      gain.connect(sound.destination);
+      tone.start(t);
+      tone.stop(t + 1.25);
+    } catch (e) { /* no sound on this device: the flash and the announcement remain */ }
+  }
+
+  function bindEffects() {  // the player's choices, kept on this device
+    var flash = $("pa-flash"), volume = $("pa-volume"), junctions = $("pa-junctions");
+    var stored = function (k) { try { return window.localStorage.getItem(k); } catch (e) { return null; } };
+    var keep = function (k, v) { try { window.localStorage.setItem(k, v); } catch (e) { /* private mode */ } };
+    if (flash) {
+      flash.checked = stored("pa-flash") === null ? !reduced : stored("pa-flash") === "1";
+      flash.addEventListener("change", function () { keep("pa-flash", flash.checked ? "1" : "0"); });
+    }
+    if (volume) {
+      if (stored("pa-volume") !== null) volume.value = stored("pa-volume");
+      volume.addEventListener("change", function () { keep("pa-volume", volume.value); });
+    }
+    if (junctions) {
+      junctions.checked = stored("pa-junctions") === "1";
+      junctions.addEventListener("change", function () { keep("pa-junctions", junctions.checked ? "1" : "0"); });
+    }
+  }
+
   function announce(text) { if (text) $("pa-announce").textContent = text; }
 
   // --- the socket's events -------------------------------------------------------------------
@@ -304,6 +370,8 @@
         announce(fmt(T.announce_roll, { values: (d.values || []).join(", ") }));
       } else if (event.type === "card_cracked") {
         announce(T.announce_crack);
+      } else if (event.type === "siren") {
+        sirenEffects();
       } else if (event.type === "tile_revealed") {
         announce(fmt(T.announce_reveal, { id: d.circle, state: d.tile === "thief" ? T.thief_tile : T.green }));
       } else if (event.type === "alarm_ended") {
@@ -366,6 +434,7 @@
     else moveKeys[window.Hideout.act({ type: "move", dir: dir, from: from }, { quietErrors: true })] = true;
     drawCar(predicted);
     drawControls();
+    announceWay(predicted, dir);
     var circle = circleAt[key(predicted)];
     if (circle && $("pa-circle-stop") && $("pa-circle-stop").checked && (view.tiles || {})[circle] === undefined) {
       stopped = true;  // W-9 circle stop: until a direction is pressed again
@@ -475,6 +544,7 @@
       if (!reduced) $("pa-dice").querySelectorAll(".pa-die").forEach(function (d) { d.textContent = "?"; d.classList.add("tumbling"); });
       setTimeout(function () { if (rollingKey) { rollingKey = null; showDice(view.dice || []); drawControls(); } }, 1500);
     });
+    bindEffects();
     var tilt = $("pa-tilt");
     if (tilt && "DeviceOrientationEvent" in window && "ontouchstart" in window) {
       tilt.hidden = false;

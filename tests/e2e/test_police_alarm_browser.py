@@ -142,6 +142,8 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         expect(thief.locator("#pa-car")).to_have_attribute("transform", "translate(130 70)", timeout=TIMEOUT)
         assert car_cell(police) == (13, 7)
         siren(police, [thief], "E", "green")
+        for page in (thief, police):  # W-13: the siren light flashes (it can be turned off)
+            expect(page.locator("#pa")).to_have_class(re.compile(r"\bflashing\b"))
         expect(thief.locator("#pa-status")).to_contain_text("Alarm!", timeout=TIMEOUT)
         expect(thief.locator("#pa-status")).not_to_contain_text("Alarm!", timeout=TIMEOUT)
 
@@ -233,9 +235,11 @@ def test_W15_driving_school_times_the_drive_between_two_crime_scenes_on_a_phone(
         expect(page.locator("#pa-status")).to_contain_text("Drive from crime scene to crime scene")
         expect(page.locator("#pa-safes")).to_be_hidden()
         expect(page.locator(".pa-siren")).to_be_hidden()
+        page.get_by_label("Announce junctions").check()  # W-12, for screen readers
         page.locator("#pa-map").click()
         drive(page, S_TO_E)
         assert car_cell(page) == (13, 7)
+        expect(page.locator("#pa-announce")).to_contain_text(re.compile(r"Junction: |Crime scene E ahead"))
         expect(page.locator("#pa-lap")).to_have_text("")  # the start is no crime scene: no time yet
         drive(page, E_TO_H, WASD)
         assert car_cell(page) == (7, 11)
