@@ -39,12 +39,24 @@ def _no_live_timers(settings: Any) -> Any:
     livetimers.disarm_all()
 
 
-@pytest.fixture(autouse=True)
-def _live_writers_closed() -> Any:
-    """The live writer threads keep their connections (games.livewriter): close them after each
-    test, or the test database could not be dropped at the end."""
+@pytest.fixture(scope="session")
+def _live_writers_closed_before_the_database_goes(django_db_setup: Any) -> Any:
+    """Set up after the test database, so torn down before it: a write that a test's socket left
+    on its way may have opened a writer connection after that test's own clean-up."""
     from games import livewriter
 
+    yield
+    livewriter.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _live_writers_closed(request: pytest.FixtureRequest) -> Any:
+    """The live writer threads keep their connections (games.livewriter): close them after each
+    test, and once more before the test database is dropped, or it could not be dropped."""
+    from games import livewriter
+
+    if request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames):
+        request.getfixturevalue("_live_writers_closed_before_the_database_goes")
     yield
     livewriter.shutdown()
 
