@@ -82,3 +82,19 @@ def test_item10_idempotency_keys_belong_to_their_seat(make_user: Any) -> None:
         services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["THUG"]}, idempotency_key="same")
     assert refused.value.status == 409 and "another action" in refused.value.message
     assert MatchEvent.objects.filter(match=match).count() == other.version
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements: PostgreSQL only")
+def test_the_guarded_statement_is_prepared_once_and_planned_once_per_connection(make_user: Any) -> None:
+    """Planning the statement for each move cost PostgreSQL more than running it (performance.md §10)."""
+    match, _ = started_match(make_user)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]}, expected_version=match.version)
+    services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["GOON"]})
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%%WITH m AS (%%'"
+        )
+        rows = cursor.fetchall()
+    assert len(rows) == 1, rows
+    generic, custom = rows[0]
+    assert custom == 0 and generic >= 2
