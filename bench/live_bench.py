@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -83,6 +84,8 @@ class Stats:
     matches_finished: int = 0
     matches: list[int] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)
+    loop_lag_at: list[tuple[float, float]] = field(default_factory=list)  # (wall time, lag ms)
+    client_gc_ms: list[tuple[float, float]] = field(default_factory=list)  # (wall time, pause ms), this process
     lost_sockets: list[str] = field(default_factory=list)
     in_window: bool = False
 
@@ -377,6 +380,19 @@ class Bench:
             await asyncio.sleep(0.01)
             if self.stats.in_window:
                 self.stats.loop_lag.append((time.perf_counter() - t - 0.01) * 1000)
+                self.stats.loop_lag_at.append((time.time(), self.stats.loop_lag[-1]))
+
+    def time_collections(self) -> None:
+        """Record this client's garbage-collector pauses: they delay what it measures as much as the server's."""
+        started = [0.0]
+
+        def timed(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                started[0] = time.perf_counter()
+            elif self.stats.in_window:
+                self.stats.client_gc_ms.append((time.time(), (time.perf_counter() - started[0]) * 1000))
+
+        gc.callbacks.append(timed)
 
 
 def create_started_match(user_ids: list[int]) -> int:
@@ -398,6 +414,7 @@ async def play(args: argparse.Namespace, players: list[Player]) -> tuple[Stats, 
     stop = asyncio.Event()
     tables = [Table(bench, (players[2 * i], players[2 * i + 1])) for i in range(args.matches)]
     lag = asyncio.create_task(bench.lag(stop))
+    bench.time_collections()
     runs = [asyncio.create_task(t.run(stop)) for t in tables]
     await asyncio.sleep(args.warmup)
     log(f"{sum(len(t.seats) for t in tables)} sockets open; measuring for {args.duration:.0f} s")
@@ -408,10 +425,16 @@ async def play(args: argparse.Namespace, players: list[Player]) -> tuple[Stats, 
         args.spy_out = Path(tempfile.mkdtemp(prefix="hideout-spy-")) / "daphne0.txt"
         args.spy_run = spy.start(args.daphne_pids[0], args.duration, args.spy_out)
     cpu0 = cpu_snapshot(args)
+    # This client's own full collections (its heap grows with what it measures) stalled it 60-100 ms
+    # near second 52, which showed as server latency: the window runs with the young generations only.
+    gc.freeze()
+    gc.set_threshold(700, 10, 1_000_000)
     start = time.perf_counter()
     bench.stats.in_window = True
     await asyncio.sleep(args.duration)
     bench.stats.in_window = False
+    gc.set_threshold(700, 10, 10)
+    gc.unfreeze()
     elapsed = time.perf_counter() - start
     cpu1 = cpu_snapshot(args)
     pg = monitor.stop() if monitor else {}
@@ -476,6 +499,7 @@ def report(stats: Stats, elapsed: float, cpu: dict[str, float], log_problems: li
                 ["any input: client send -> own answer", *ms(stats.answer_rtt)],
                 ["ping round trip", *ms(stats.ping_rtt)],
                 ["client event-loop lag", *ms(stats.loop_lag)],
+                ["client garbage-collector pause", *ms([ms_ for _, ms_ in stats.client_gc_ms])],
             ],
             title=f"police_alarm live, police {police}, {len(set(stats.matches))} matches, window {elapsed:.1f} s",
         )
@@ -515,9 +539,21 @@ def print_worst_seconds(stats: Stats, shown: int = 5) -> None:
     for wall, latency in stats.move_arrival_at:
         by_second.setdefault(int(wall - start), []).append(latency)
     ended = Counter(int(t - start) for t in stats.rounds_ended_at)
+    lag: dict[int, float] = {}
+    for wall, ms in stats.loop_lag_at:
+        lag[int(wall - start)] = max(lag.get(int(wall - start), 0.0), ms)
+    collected: dict[int, float] = {}
+    for wall, ms in stats.client_gc_ms:
+        collected[int(wall - start)] = collected.get(int(wall - start), 0.0) + ms
     worst = sorted(by_second, key=lambda s: pct(by_second[s], 99), reverse=True)[:shown]
-    rows = [[s, len(by_second[s]), pct(by_second[s], 50), pct(by_second[s], 99), ended[s]] for s in sorted(worst)]
-    print(table(["second of the window", "car moves", "p50 ms", "p99 ms", "rounds ended"], rows, title="worst seconds"))
+    rows = [
+        [s, len(by_second[s]), pct(by_second[s], 50), pct(by_second[s], 99), ended[s], lag.get(s, 0.0),
+         collected.get(s, 0.0)]
+        for s in sorted(worst)
+    ]
+    head = ["second of the window", "car moves", "p50 ms", "p99 ms", "rounds ended", "client lag max ms",
+            "client GC ms"]
+    print(table(head, rows, title="worst seconds"))
 
 
 def parse_args() -> argparse.Namespace:

@@ -38,14 +38,23 @@ def _report(future: Future[Any]) -> None:
 
 
 def send(group: str, message: dict[str, Any]) -> None:
+    send_many([(group, message)])
+
+
+def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each ``(group, message)``; on Redis, a move's messages cost the sending loop one wake-up."""
     layer = get_channel_layer()
     if layer is None:
         return
     if isinstance(layer, InMemoryChannelLayer):
-        if not layer.groups.get(group):
-            return  # nobody listens in this process
-        async_to_sync(layer.group_send)(group, message)
+        for group, message in messages:
+            if layer.groups.get(group):  # else nobody listens in this process
+                async_to_sync(layer.group_send)(group, message)
         return
+
+    async def publish() -> None:
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
     # Fire and forget, in order: the version in the message lets clients detect anything missed.
-    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _background_loop())
+    future = asyncio.run_coroutine_threadsafe(publish(), _background_loop())
     future.add_done_callback(_report)

@@ -285,15 +285,17 @@ def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple
     }
     quiet = getattr(rules, "quiet_events", None)  # None: the game's client wants events only
     state = None if quiet is None or all(e.type in quiet for e in events.values()) else load_state(match)
+    messages = []
     for number, user_id in seats:
         message = {"type": "seat.live", "user": user_id, **head, "events": live_events(match, events, number)}
         if state is not None:
             message["view"] = rules.view(state, number)
-        broadcaster.send(seat_group(match.pk, number), message)
+        messages.append((seat_group(match.pk, number), message))
     public = {"type": "match.live", **head, "events": live_events(match, events, None)}
     if state is not None:
         public["view"] = rules.view(state, None)
-    broadcaster.send(watch_group(match.pk), public)
+    messages.append((watch_group(match.pk), public))
+    broadcaster.send_many(messages)
 
 
 def _publish(
