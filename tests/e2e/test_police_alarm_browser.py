@@ -25,13 +25,22 @@ if _why_not:
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .test_heist_browser import TIMEOUT, Player, join, mark_loaded, new_player, sign_up  # noqa: E402
+from .test_heist_browser import (  # noqa: E402
+    TIMEOUT,
+    Player,
+    assert_not_reloaded,
+    join,
+    mark_loaded,
+    new_player,
+    sign_up,
+)
 from .test_newcomer_browser import PHONE, assert_accessible, screenshot  # noqa: E402
 from .test_newcomer_browser import axe_source as axe_source  # noqa: E402  (a fixture: pytest finds it here)
 
 pytestmark = pytest.mark.e2e
 
 # Section 3.5's routes (U up, D down, L left, R right) and the two hidden scenes.
+S_AT = "translate(90 90)"
 S_TO_E = "RRRRUU"
 E_TO_H = "DDLLLLDDLL"
 H_TO_I = "LLDDLL"
@@ -47,12 +56,14 @@ WIDE_ELEMENTS = """Array.from(document.querySelectorAll('body *'))
   .map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
 
-def create_police_alarm(host: Player, *, bot: bool = False) -> tuple[str, str]:
+def create_police_alarm(host: Player, *, bot: bool = False, young: bool = False) -> tuple[str, str]:
     page = host.page
     page.goto("/matches/new/?game=police_alarm")
     page.locator("#id_game").select_option("police_alarm")
     page.locator("#id_seats").fill("2")
     expect(page.locator("#id_police_alarm__variant")).to_be_visible()
+    if young:
+        page.locator("#id_police_alarm__variant").select_option("young")
     expect(page.locator("#id_police_alarm__mode")).to_have_count(0)  # relay mode is not offered
     page.get_by_role("button", name="Create").click()
     expect(page).to_have_url(re.compile(r"/m/\d+/$"), timeout=TIMEOUT)
@@ -172,6 +183,91 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         screenshot(thief, "police_alarm-police")
         for player in (p1, p2):
             assert not player.errors, player.errors
+    finally:
+        p1.context.close()
+        p2.context.close()
+
+
+def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site: LiveSite, browser: Any) -> None:
+    """Section 8: no thief player (V-1); the first police (V-3) drives from the start at once (V-4),
+    sounds the siren at E (V-5), which shows both pages what lay there (V-6); the turn passes to the
+    other player with the car back on the start (V-3, D-19), who has no controls until then (V-9).
+    Nobody's page holds the layout (H-2); a thief turned face-up cannot be sirened again (V-7)."""
+    run = secrets.token_hex(3)
+    p1 = new_player(browser, live_site, 1, f"ida_{run}@example.com")
+    p2 = new_player(browser, live_site, 2, f"tom_{run}@example.com")
+    try:
+        for player in (p1, p2):
+            sign_up(live_site, player)
+        match_url, invite = create_police_alarm(p1, young=True)
+        join(p2, invite, match_url, 2, 2)
+        start = p1.page.locator("#start-match")
+        expect(start).to_be_visible(timeout=TIMEOUT)
+        with p1.page.expect_navigation():
+            start.click()
+        p2.page.reload()
+        for page in (p1.page, p2.page):
+            mark_loaded(page)
+            expect(page.locator("#pa")).to_have_class(re.compile(r"\bpa-young\b"))
+            expect(page.locator("#pa-safes")).to_be_hidden()  # V-9: no dice, no safes
+            expect(page.locator("#pa-round")).to_contain_text("Turn 1")
+            assert '"layout"' not in page.content()  # H-2: the layout is known to nobody
+            expect(page.locator("#pa-status")).to_contain_text("turn as police", timeout=TIMEOUT)
+        # Whose turn comes first is the game's to say (V-3); the test follows it.
+        mine = p1.page.locator("#pa-status").inner_text().startswith("Your turn")
+        driver, waiter = (p1, p2) if mine else (p2, p1)
+        first, second = driver.page, waiter.page
+        expect(first.locator("#pa-status")).to_contain_text("Your turn as police", timeout=TIMEOUT)
+        expect(second.locator("#pa-status")).to_contain_text(f"{driver.name}'s turn as police", timeout=TIMEOUT)
+        expect(second.get_by_role("button", name="Start driving")).to_be_hidden()
+
+        # -- V-4: "Start driving" by keyboard, and the car goes at once (no countdown) ----------------
+        go = first.get_by_role("button", name="Start driving")
+        go.focus()
+        first.keyboard.press("Enter")
+        expect(first.locator("#pa-status")).to_contain_text("Drive to a crime scene", timeout=TIMEOUT)
+        expect(second.locator("#pa-status")).to_contain_text(f"{driver.name} is driving", timeout=TIMEOUT)
+        first.locator("#pa-map").click()
+        drive(first, S_TO_E)
+        expect(second.locator("#pa-car")).to_have_attribute("transform", "translate(130 70)", timeout=TIMEOUT)
+        expect(first.locator(".pa-siren")).to_be_enabled(timeout=TIMEOUT)
+        first.keyboard.press("Space")
+
+        # -- V-6: both pages learn what lay at E; the turn passes, the car is back on the start ------
+        expect(second.locator("#pa-announce")).to_contain_text("Crime scene E:", timeout=TIMEOUT)
+        said = second.locator("#pa-announce").inner_text()
+        found_thief = "a thief!" in said
+        assert found_thief or "green light" in said, said
+        for page in (first, second):
+            expect(page.locator("#pa-round")).to_contain_text("Turn 2", timeout=TIMEOUT)
+            expect(page.locator("#pa-car")).to_have_attribute("transform", S_AT, timeout=TIMEOUT)
+            scene = page.locator('.pa-circle[data-circle="E"]')
+            # A green tile is turned face down again; a thief stays face up (V-6).
+            expect(scene).to_have_class(re.compile(r"\bthief\b" if found_thief else r"\bdown\b"))
+            score = page.locator(f'#pa-scores li:has-text("{driver.name}") .pa-score')
+            expect(score).to_have_text("1" if found_thief else "0")
+        expect(second.locator("#pa-status")).to_contain_text("Your turn as police", timeout=TIMEOUT)
+        expect(first.locator("#pa-status")).to_contain_text(f"{waiter.name}'s turn as police")
+        expect(first.get_by_role("button", name="Start driving")).to_be_hidden()
+
+        # -- the second player drives to E too: allowed again after green, not after a thief (V-7) ----
+        go = second.get_by_role("button", name="Start driving")
+        go.focus()
+        second.keyboard.press("Enter")
+        expect(second.locator("#pa-status")).to_contain_text("Drive to a crime scene", timeout=TIMEOUT)
+        second.locator("#pa-map").click()
+        drive(second, S_TO_E)
+        expect(first.locator("#pa-car")).to_have_attribute("transform", "translate(130 70)", timeout=TIMEOUT)
+        if found_thief:
+            expect(second.locator(".pa-siren")).to_be_disabled()
+        else:
+            expect(second.locator(".pa-siren")).to_be_enabled(timeout=TIMEOUT)
+        for page in (first, second):
+            assert '"layout"' not in page.content()
+        screenshot(second, "police_alarm-young")
+        for player in (p1, p2):
+            assert not player.errors, player.errors
+            assert_not_reloaded(player)
     finally:
         p1.context.close()
         p2.context.close()
