@@ -253,12 +253,12 @@ def clock_stages() -> StageClock:
     return clock
 
 
-def capture_broadcasts(messages: list[tuple[str, dict[str, Any]]]) -> None:
+def capture_broadcasts(captured: list[tuple[str, dict[str, Any]]]) -> None:
     """Record what the write path sends to the channel layer instead of sending it."""
     from games import broadcaster
 
-    def send_many(sent: list[tuple[str, dict[str, Any]]]) -> None:
-        messages.extend(sent)
+    def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+        captured.extend(messages)
 
     broadcaster.send_many = send_many  # broadcaster.send goes through it too
 
