@@ -20,7 +20,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from . import clock, guarded, livetimers, payloads, pushes
-from .engines.base import SYSTEM, DecideContext, EngineError, Event, IllegalAction, InvalidAction, replay, rng_for
+from .engines.base import (
+    SYSTEM,
+    DecideContext,
+    EngineError,
+    Event,
+    IllegalAction,
+    InvalidAction,
+    replay,
+    reseat_options,
+    rng_for,
+)
 from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
 from .store import (
@@ -139,6 +149,13 @@ def do_add_bot(match_id: int, user: Any) -> Seat:
     return seat
 
 
+def seating_order(match: Match) -> list[int]:
+    """``order[i]``: the seat the player of lobby seat ``i`` takes when the match starts (seeded)."""
+    order = list(range(match.seat_count))
+    random.Random(f"{match.seed}:seating").shuffle(order)
+    return order
+
+
 def do_start_match(match_id: int, user: Any | None) -> Match:
     """Seat the players in a random (seeded) order and submit the engine's start action."""
     with transaction.atomic():
@@ -148,18 +165,19 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
         seats = list(match.seats.order_by("number"))
         if len(seats) != match.seat_count:
             raise ServiceError(_("Every seat must be filled before the match can start."), status=409)
-        order = list(range(len(seats)))
-        random.Random(f"{match.seed}:seating").shuffle(order)
+        order = seating_order(match)
         for seat in seats:  # two passes keep (match, number) unique at every step
             seat.number += 100
             seat.save(update_fields=["number"])
         for seat, number in zip(seats, order, strict=True):
             seat.number = number
             seat.save(update_fields=["number"])
+        # Options chosen for a lobby seat (a first player, a handicap) follow its player.
+        match.options = reseat_options(rules_for(match), match.options or {}, order)
         match.status = Match.Status.ACTIVE
         match.started_at = timezone.now()
         match.bot_seats = sorted(seat.number for seat in seats if seat.is_bot)
-        match.save(update_fields=["status", "started_at", "bot_seats"])
+        match.save(update_fields=["options", "status", "started_at", "bot_seats"])
     do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
     match.refresh_from_db()
     return match

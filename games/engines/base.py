@@ -229,6 +229,25 @@ def apply(
     return replay(rules, state, events), events
 
 
+def reseat_options(rules: object, options: Mapping[str, Any], order: Sequence[int]) -> dict[str, Any]:
+    """The options as the seats are numbered once the table is seated: ``order[i]`` is the seat the
+    player of lobby seat ``i`` takes. An option that names a seat (the first police) or belongs to
+    one (a handicap) follows its player; the rest is left alone. A game that declares neither
+    ``seat_options`` nor ``per_seat_options`` gets its options back unchanged."""
+    out = dict(options)
+    for name in getattr(rules, "seat_options", ()):
+        raw = str(options.get(name, ""))
+        if raw.isdigit() and int(raw) < len(order):
+            out[name] = str(order[int(raw)])
+    for template in getattr(rules, "per_seat_options", ()):
+        for seated in order:
+            out.pop(template.format(seat=seated), None)
+        for lobby, seated in enumerate(order):
+            if template.format(seat=lobby) in options:
+                out[template.format(seat=seated)] = options[template.format(seat=lobby)]
+    return out
+
+
 def rng_for(seed: str, version: int) -> random.Random:
     """The RNG for the action that moves a match past ``version``."""
     return random.Random(f"{seed}:{version}")
@@ -240,6 +259,10 @@ class GenericRules(Generic[S]):
     options: tuple[Option, ...] = ()
     terms: Mapping[str, str] = {}
     blind_actions: frozenset[str] = frozenset()
+    seat_options: tuple[str, ...] = ()
+    """Optional: options whose value names a lobby seat ("0", "1", ...); see :func:`reseat_options`."""
+    per_seat_options: tuple[str, ...] = ()
+    """Optional: option names with a ``{seat}`` field, one option per lobby seat."""
 
     def bot_action(self, state: S, seat: int, rng: random.Random) -> Action:
         legal: Sequence[Action] = self.legal_actions(state, seat)  # type: ignore[attr-defined]

@@ -11,13 +11,25 @@ from games.store import load_state
 
 
 def started_match(
-    make_user: Any, game: str = "heist", players: int = 4, options: dict[str, Any] | None = None, time_limit: int = 60
+    make_user: Any,
+    game: str = "heist",
+    players: int = 4,
+    options: dict[str, Any] | None = None,
+    time_limit: int = 60,
+    first_seat: int | None = None,
 ) -> tuple[Match, dict[int, Any]]:
-    """A started match of human players; returns it and {seat number: user}."""
+    """A started match of human players; returns it and {seat number: user}.
+
+    ``first_seat``: the seat the option ``first`` (a lobby seat) is to name once the seats are
+    shuffled: the option is set to the lobby seat that the shuffle puts there.
+    """
     users = [make_user() for _ in range(players)]
     match = services.do_create_match(users[0], game, players, options or {}, time_limit)
     for user in users[1:]:
         services.do_join_match(match.pk, user)
+    if first_seat is not None:
+        match.options = {**match.options, "first": str(services.seating_order(match).index(first_seat))}
+        match.save(update_fields=["options"])
     services.do_start_match(match.pk, users[0])
     match.refresh_from_db()
     by_seat = {seat.number: seat.user for seat in match.seats.select_related("user")}

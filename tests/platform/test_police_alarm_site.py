@@ -30,6 +30,28 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 HIDDEN = ["H", "I"]
 
 
+def test_V3_W10_the_first_police_and_the_handicaps_follow_the_players_chosen_in_the_lobby(make_user: Any) -> None:
+    """The lobby's "Seat 1" is whoever sits first there; the seats are shuffled at the start
+    (services.seating_order), and the first police (V-3) and each handicap (W-10) go with the player."""
+    moved = 0
+    for _ in range(12):  # until the shuffle has moved the host at least once (each time 1 in 2)
+        host, guest = make_user(), make_user()
+        options = {"variant": "young", "first": "0", "step_ms_0": "300", "roll_ms_1": "2000"}
+        match = services.do_create_match(host, "police_alarm", 2, options, 60)
+        services.do_join_match(match.pk, guest)
+        services.do_start_match(match.pk, host)
+        match.refresh_from_db()
+        seat_of = {seat.user_id: seat.number for seat in match.seats.all()}
+        state = load_state(match)
+        assert state.active == seat_of[host.pk]
+        assert state.step_ms[seat_of[host.pk]] == 300 and state.step_ms[seat_of[guest.pk]] == 150
+        assert state.roll_ms[seat_of[guest.pk]] == 2000
+        moved += seat_of[host.pk] != 0
+        if moved:
+            break
+    assert moved, "the shuffle never moved the host: the test proved nothing"
+
+
 @pytest.fixture
 def test_clock(monkeypatch: Any) -> list[float]:
     now = [time.time()]
@@ -39,7 +61,7 @@ def test_clock(monkeypatch: Any) -> list[float]:
 
 def running_match(make_user: Any, now: list[float]) -> tuple[Match, dict[int, Any]]:
     """Two players, seat 0 the thief (hidden at H and I), seat 1 the police; the countdown is over."""
-    match, by_seat = started_match(make_user, "police_alarm", 2, {"first": "0"})
+    match, by_seat = started_match(make_user, "police_alarm", 2, {"first": "0"}, first_seat=0)
     services.do_submit_action(match.pk, 0, {"type": "place", "circles": HIDDEN}, now=now[0])
     services.do_submit_action(match.pk, 1, {"type": "ready"}, now=now[0])
     now[0] += 3.5  # R-11: the countdown's 3 s

@@ -622,6 +622,10 @@ class PoliceAlarmRules(GenericRules[State]):
     quiet_events: frozenset[str] = frozenset({"car_moved"})
     """Events a client applies on its own (a car move): a push of only these carries no new view."""
     site_hidden_options: frozenset[str] = frozenset({"mode", "relay_hours"})
+    seat_options: tuple[str, ...] = ("first",)
+    """The lobby's seats are shuffled at the start: the first thief (V-3: police) and each
+    seat's handicap (W-10) follow the player chosen in the lobby (games.engines.base.reseat_options)."""
+    per_seat_options: tuple[str, ...] = ("step_ms_{seat}", "roll_ms_{seat}")
     """Relay mode (M-n, optional) is in the engine; the site offers only live play for now."""
     views_public = False
     private_event_types = frozenset({"auto_escape_set"})
