@@ -383,6 +383,7 @@
         resetCar = true;
       }
       if (event.type === "round_ended" || event.type === "game_ended" || event.type === "abandoned") resync = true;
+      if (event.type === "turn_start" && d.turn > 1) resync = true;  // young game: the turn's log lines
     });
     if (message.view) view = message.view;
     if (resetCar || !driving()) { predicted = view.car.slice(); heading = null; }

@@ -248,6 +248,8 @@ def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site
             expect(score).to_have_text("1" if found_thief else "0")
         expect(second.locator("#pa-status")).to_contain_text("Your turn as police", timeout=TIMEOUT)
         expect(first.locator("#pa-status")).to_contain_text(f"{waiter.name}'s turn as police")
+        for page in (first, second):  # the log catches up at each new turn
+            expect(page.locator("#log")).to_contain_text("Siren at E!", timeout=TIMEOUT)
         expect(first.get_by_role("button", name="Start driving")).to_be_hidden()
 
         # -- the second player drives to E too: allowed again after green, not after a thief (V-7) ----
