@@ -198,18 +198,19 @@ def do_rematch(match_id: int, user: Any) -> Match:
             raise NotAllowed(_("Only the players of this match can ask for a rematch."))
         if match.rematch_id is not None:
             return Match.objects.get(pk=match.rematch_id)
+        mine = next(seat for seat in seats if seat.user_id == user.pk)
+        lobby = [mine, *(seat for seat in seats if seat is not mine)]  # the new lobby's seats, in order
+        # Options about seats were written for this match's seating: they follow their players.
+        place = {seat.number: i for i, seat in enumerate(lobby)}
+        options = reseat_options(rules_for(match), match.options or {}, [place[s.number] for s in seats])
         new = Match.objects.create(
-            game=match.game, host=user, seat_count=match.seat_count, options=match.options, time_limit=match.time_limit
+            game=match.game, host=user, seat_count=match.seat_count, options=options, time_limit=match.time_limit
         )
         Seat.objects.create(match=new, number=0, user=user)
-        number = 1
         others = []
-        for seat in seats:
-            if seat.user_id == user.pk:
-                continue
+        for number, seat in enumerate(lobby[1:], start=1):
             bot_number = seat.bot_number if seat.is_bot else 0
             Seat.objects.create(match=new, number=number, user=seat.user, is_bot=seat.is_bot, bot_number=bot_number)
-            number += 1
             if seat.user is not None and not seat.is_bot:
                 others.append(seat.user)
         match.rematch = new

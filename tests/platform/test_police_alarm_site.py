@@ -52,6 +52,25 @@ def test_V3_W10_the_first_police_and_the_handicaps_follow_the_players_chosen_in_
     assert moved, "the shuffle never moved the host: the test proved nothing"
 
 
+def test_V3_W10_a_rematch_keeps_the_first_police_and_the_handicaps_with_their_players(make_user: Any) -> None:
+    """The rematch's lobby seats the player who asks first at seat 1: the choices still follow the players."""
+    host, guest = make_user(), make_user()
+    options = {"variant": "young", "first": "0", "step_ms_0": "300"}
+    for _ in range(12):  # a seating that kept the host on seat 1 (number 0): the rematch moves the host
+        match = services.do_create_match(host, "police_alarm", 2, options, 60)
+        services.do_join_match(match.pk, guest)
+        services.do_start_match(match.pk, host)
+        if match.seats.get(user=host).number == 0:
+            break
+    else:
+        raise AssertionError("no seating kept the host on the first seat")
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    rematch = services.do_rematch(match.pk, guest)  # the guest's lobby seat is now the first
+    assert rematch.seats.get(user=guest).number == 0 and rematch.seats.get(user=host).number == 1
+    assert rematch.options["first"] == "1" and rematch.options["step_ms_1"] == "300"
+    assert "step_ms_0" not in rematch.options
+
+
 @pytest.fixture
 def test_clock(monkeypatch: Any) -> list[float]:
     now = [time.time()]
