@@ -71,7 +71,7 @@ def _schedule() -> None:
     while True:
         with _cond:
             match_id = _next_due()
-        _firing_pool().submit(_fire, match_id)
+            _firing_pool().submit(_fire, match_id)  # under the lock, so quiesce() sees every fire
 
 
 def _next_due() -> int:
@@ -106,7 +106,16 @@ def _fire(match_id: int) -> None:
         close_old_connections()  # as after a request: kept for CONN_MAX_AGE, else closed
 
 
-def disarm_all() -> None:
-    with _cond:
-        _armed.clear()
-        _heap.clear()
+def quiesce() -> None:
+    """Disarm every timer and wait for the ones already firing (tests, before the database is
+    flushed: a bot's move written during the flush deadlocks with it). A fire may arm the next
+    timer, so this repeats until no fire ran since the last disarming."""
+    global _pool
+    while True:
+        with _cond:
+            _armed.clear()
+            _heap.clear()
+            pool, _pool = _pool, None
+        if pool is None:
+            return
+        pool.shutdown(wait=True)

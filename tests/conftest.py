@@ -36,7 +36,7 @@ def _no_live_timers(settings: Any) -> Any:
 
     settings.HIDEOUT_LIVE_TIMERS = False
     yield
-    livetimers.disarm_all()
+    livetimers.quiesce()  # and wait for a fire in flight: the database is flushed next
 
 
 @pytest.fixture(scope="session")
