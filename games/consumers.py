@@ -278,9 +278,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         board_news = rendered.has_board and rendered.revision > self.sent_revision
         # The writer sends a chat box only when it changed for me (a message, or chat opening/closing).
         chat_news = bool(rendered.chat_html) and (rendered.chat_version > self.sent_chat or board_news)
-        if board_news and not self._can_diff(rendered):
-            # The writer sends fragments, no shell: a client that cannot take them as a diff (it
-            # just connected, or the board's shell changed) gets its whole board rendered here.
+        if board_news and not (self._can_diff(rendered) and self._log_follows(rendered)):
+            # The writer sends fragments, no shell, and the log's new lines: a client that cannot
+            # take them as a diff (it just connected, the board's shell changed, or it missed the
+            # version before) gets its whole board and log rendered here.
             await self.push(only_if_newer=True)
             return
         if board_news or chat_news:
@@ -314,6 +315,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             and frame[1] == rendered.shell_digest
             and frame[2].keys() == rendered.digests.keys()
         )
+
+    def _log_follows(self, rendered: pushes.Rendered) -> bool:
+        """Whether ``rendered`` brings my client's log up to date: the whole log, or the lines after mine."""
+        return bool(rendered.log_html) or rendered.log_after == self.sent_version
 
     async def _deliver(self, rendered: pushes.Rendered, *, board: bool, chat: bool, full: bool = False) -> None:
         """Send my client what it lacks: only the fragments that changed since the board it shows.

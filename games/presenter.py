@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from threading import Lock
 from typing import Any
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -236,7 +237,8 @@ def match_context(
         "revision": match.revision,
         "chat_version": match.chat_version,
         "error": error,
-        "action_url": reverse("match_action", args=[match.pk]),
+        "action_url": match_url("match_action", match.pk),
+        "resign_url": match_url("match_resign", match.pk),
         "board_template": f"games/{match.game}/board.html",
         "game_name": _(rules.name),
         "time_limit_text": duration_text(match.time_limit),
@@ -287,6 +289,16 @@ def match_context(
         s.number == viewer.seat and s.waiting_since for s in seats
     )
     return context
+
+
+def match_url(name: str, match_id: int) -> str:
+    """``reverse(name, args=[match_id])``, kept: every viewer's board asks for the same few per move."""
+    return _match_url(get_script_prefix(), name, match_id)
+
+
+@lru_cache(maxsize=4096)
+def _match_url(prefix: str, name: str, match_id: int) -> str:
+    return reverse(name, args=[match_id])
 
 
 def duration_text(seconds: int) -> str:

@@ -107,7 +107,8 @@ class Rendered:
     ``shell`` is the board with each fragment replaced by a placeholder; ``shell_digest`` covers
     it without its opening tag (which carries the revision), so two revisions of a board with the
     same shell differ only in fragments. ``log_add`` holds the log's lines for the events after
-    ``log_after`` (a socket that showed that version appends them instead of the whole log).
+    ``log_after`` (a socket that showed that version appends them), ``log_html`` the whole log
+    (only when there is no ``log_after``).
     """
 
     revision: int
@@ -194,10 +195,12 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
         out.digests = {name: _digest(frag) for name, frag in frags.items()}
         _keep((match.pk, match.revision, user_id, language, "board"), out)
     if "log" in wanted:
-        # The whole log too: under load a socket often misses the version before (moves by other
-        # processes cross), and then it takes the whole log rather than render its own board.
-        out.log_html = render_to_string("games/match.html#log", context)
-        if log_after is not None:
+        if log_after is None:
+            out.log_html = render_to_string("games/match.html#log", context)
+        else:
+            # Only the new lines: the whole log is most of a push's rendering once fragments are
+            # kept. A socket whose client lacks the version before (moves by two processes crossed)
+            # renders its own board and log (consumers.MatchConsumer.seat_update).
             out.log_after = log_after
             out.log_add = log_items([line for line in context["log"] if line["seq"] > log_after])
     if "chat" in wanted:

@@ -72,6 +72,13 @@ def _language_reset() -> Any:
 
 
 @pytest.fixture(autouse=True)
+def _fragment_inputs_checked(settings: Any) -> None:
+    """Every fragment reused for unchanged inputs is rendered anyway and must be the same
+    (games.fragment_memo): a declared input that misses something fails the test that shows it."""
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = True
+
+
+@pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
     from games import presenter, pushes, store
     from games.templatetags.hideout import forget_shared

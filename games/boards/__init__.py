@@ -13,6 +13,7 @@ boards predate this) get no ``board``.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -35,3 +36,29 @@ def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:
         return None
     result: dict[str, Any] = builder(**inputs)
     return result
+
+
+FragmentInputs = Callable[[Any, Any], object]
+"""``inputs(context, key)``: everything a fragment reads from its context, for :mod:`games.fragment_memo`.
+
+``context`` is the viewer's template context (the spectator's for a ``{% shared %}`` block) and
+``key`` the fragment's loop key (``None`` for a single one). What it returns need only be
+comparable by ``repr``; leaving out something the fragment shows makes it stale, which the tests
+catch (``HIDEOUT_CHECK_FRAGMENT_INPUTS``).
+"""
+
+
+@cache
+def fragment_inputs(game: str, name: str) -> FragmentInputs | None:
+    """How fragment ``name`` of ``game``'s match page names its inputs; ``None``: rendered every time."""
+    from . import common
+
+    module_inputs: dict[str, FragmentInputs] = {}
+    try:
+        module = importlib.import_module(f"games.boards.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"games.boards.{game}":
+            raise
+    else:
+        module_inputs = getattr(module, "FRAGMENT_INPUTS", {})
+    return module_inputs.get(name) or common.FRAGMENT_INPUTS.get(name)

@@ -8,8 +8,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.boards import FragmentInputs
 from games.engines.heist.constants import LOOT
 from games.templatetags.heist_tags import ROLE_NAMES
+from games.templatetags.hideout import get
 
 
 def _name(names: Mapping[int, str], seat: int) -> str:
@@ -165,3 +167,82 @@ def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, 
             }
         )
     return notices
+
+
+# --- what each board fragment reads (games.fragment_memo): a panel is rendered again only when it changed
+
+
+def _hands(view: Mapping[str, Any], seat: Any) -> list[Any]:
+    return [h for h in view.get("hands") or () if h.get("seat") == seat]
+
+
+def _status_inputs(context: Any, key: Any) -> object:
+    view = context["view"]
+    return tuple(view.get(k) for k in ("heist", "max_heists", "phase", "deck_count", "target", "variants", "loot"))
+
+
+def _seat_inputs(context: Any, key: Any) -> object:
+    view = context["view"]
+    seat = next((s for s in context.get("seats") or () if s.number == key), None)
+    return (
+        key,
+        None if seat is None else seat.display_name,
+        view.get("boss_seat") == key,
+        get(view.get("resigned"), key),
+        get(view.get("balances"), key),
+        get(view.get("threats"), key),
+        view.get("phase"),
+        get(view.get("chosen"), key),
+        _hands(view, key),
+        view.get("heist"),
+        view.get("hands_per_player"),
+        bool(view.get("previous_roles")),
+        get(view.get("previous_roles"), key),
+    )
+
+
+def _result_inputs(context: Any, key: Any) -> object:
+    board = context.get("board") or {}
+    return board.get("result"), context["view"].get("hands_per_player")
+
+
+def _me_inputs(context: Any, key: Any) -> object:
+    view, seat = context["view"], context.get("seat")
+    board = context.get("board") or {}
+    return (
+        seat,
+        view.get("me"),
+        board.get("notices"),
+        _hands(view, seat),
+        view.get("hands_per_player"),
+        context.get("names"),
+    )
+
+
+def _actions_inputs(context: Any, key: Any) -> object:
+    view = context["view"]
+    return (
+        context.get("seat"),
+        context.get("legal"),
+        view.get("me"),
+        view.get("hands_per_player"),
+        [(s.number, s.display_name) for s in context.get("seats") or ()],
+        context.get("names"),
+        context.get("action_url"),
+    )
+
+
+def _offers_inputs(context: Any, key: Any) -> object:
+    return context["view"].get("offers"), context.get("legal"), context.get("names"), context.get("action_url")
+
+
+FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
+    "heist-status": _status_inputs,
+    "heist-seat": _seat_inputs,
+    "heist-pool": lambda context, key: context["view"].get("pool"),
+    "heist-result": _result_inputs,
+    "heist-me": _me_inputs,
+    "heist-actions": _actions_inputs,
+    "heist-offers": _offers_inputs,
+    "heist-final": lambda context, key: context["view"].get("final"),
+}

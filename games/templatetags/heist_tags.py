@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
@@ -82,10 +83,19 @@ def role_tip(role: Any) -> SafeString:
     )
 
 
-@register.inclusion_tag("games/heist/_role_help.html")
-def role_help_list() -> dict[str, Any]:
-    """The hidden descriptions that role names point to (once per board)."""
-    return {"roles": [(role.lower(), ROLE_HELP[role]) for role in ROLE_HELP]}
+_role_help_html: dict[str, SafeString] = {}
+
+
+@register.simple_tag
+def role_help_list() -> SafeString:
+    """The hidden descriptions that role names point to (once per board, the same on every board)."""
+    language = translation.get_language()
+    html = _role_help_html.get(language)
+    if html is None:
+        roles = ((role.lower(), ROLE_HELP[role]) for role in ROLE_HELP)
+        spans = format_html_join("", '<span id="role-help-{}">{}</span>', roles)
+        html = _role_help_html[language] = format_html("<div hidden>{}</div>", spans)
+    return html
 
 
 register.filter("role_name", named(ROLE_NAMES))

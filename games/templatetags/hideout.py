@@ -21,6 +21,8 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games import boards, fragment_memo
+
 register = template.Library()
 
 
@@ -165,9 +167,19 @@ class SharedNode(template.Node):
         with _shared_lock:
             html = _shared.get(key)
         if html is None:
-            public = context.new(public_context(match))
-            public["shared_key"] = key_value
-            html = mark_safe(self.nodelist.render(public))
+            public_values = public_context(match)
+
+            def render() -> SafeString:
+                public = context.new(public_values)
+                public["shared_key"] = key_value
+                return mark_safe(self.nodelist.render(public))
+
+            inputs = boards.fragment_inputs(match.game, self.name)
+            if inputs is None:
+                html = render()
+            else:  # the same panel as at an earlier revision is not rendered again
+                memo_key = (match.pk, match.seed, key[3], "shared", self.name, key_value)
+                html = fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
             with _shared_lock:
                 _shared[key] = html
                 while len(_shared) > _SHARED_SIZE:
@@ -176,9 +188,10 @@ class SharedNode(template.Node):
 
 
 def forget_shared() -> None:
-    """Drop every shared fragment kept in this process (tests start from nothing)."""
+    """Drop every shared or kept fragment of this process (tests start from nothing)."""
     with _shared_lock:
         _shared.clear()
+    fragment_memo.forget()
 
 
 def _name_and_key(parser: Any, token: Any, usage: str) -> tuple[str, FilterExpression | None]:
@@ -207,24 +220,43 @@ class FragmentNode(template.Node):
     so a socket can be sent only the fragments that changed since its last update
     (:mod:`games.pushes`); the board then holds a placeholder in its place.
     ``{% fragment "name" key %}`` is one of a loop's: its name (and id) is ``name-key``.
-    Fragments are never nested.
+    Fragments are never nested. A fragment whose game declares its inputs is rendered again only
+    when they changed for its viewer (:mod:`games.fragment_memo`); so is a shared one.
     """
 
     def __init__(self, name: str, key: FilterExpression | None, nodelist: template.NodeList) -> None:
         self.name = name
         self.key = key
         self.nodelist = nodelist
+        self.has_shared = bool(nodelist.get_nodes_by_type(SharedNode))
 
     def render(self, context: template.Context) -> SafeString:
-        html = mark_safe(self.nodelist.render(context).strip())
+        key_value = None if self.key is None else self.key.resolve(context)
+        html = self._html(context, key_value)
         found = context.get("fragments")
         if isinstance(found, dict):
             # Split mode (games.pushes.render_seat): the fragment goes to the dict and the board
             # keeps a placeholder, so the board comes out as its shell with no search to cut it.
-            name = self.name if self.key is None else f"{self.name}-{self.key.resolve(context)}"
+            name = self.name if self.key is None else f"{self.name}-{key_value}"
             found[name] = html
             return mark_safe(placeholder(name))
         return html
+
+
+    def _html(self, context: template.Context, key_value: Any) -> SafeString:
+        def render() -> SafeString:
+            return mark_safe(self.nodelist.render(context).strip())
+
+        match = context.get("match")
+        # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.
+        # A fragment holding shared parts is cheap around them, and they are kept on their own.
+        if match is None or context.get("request") is not None or self.has_shared:
+            return render()
+        inputs = boards.fragment_inputs(match.game, self.name)
+        if inputs is None:
+            return render()
+        memo_key = (match.pk, match.seed, translation.get_language(), context.get("seat"), self.name, key_value)
+        return fragment_memo.rendered(memo_key, inputs(context, key_value), render)
 
 
 def placeholder(name: str) -> str:

@@ -134,3 +134,37 @@ async def test_an_opponents_push_carries_only_the_fragments_that_changed(make_us
     assert "has chosen" in fragments and "chose" in update["log"]
     assert len(fragments.encode()) + len(update["log"].encode()) < len(page.html.encode()) / 2
     await communicator.disconnect()
+
+
+async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A push carries only the log's new lines; a page that lacks the version before them (the push
+    for it was lost, or two processes' pushes crossed) is sent its whole board and log instead."""
+    match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
+    communicator, page = await open_page(by_seat[1], match.pk)
+    real_send = pushes.broadcaster.send
+    lost: list[int] = []
+
+    def lose_the_first_seat_update(group: str, message: dict[str, Any]) -> None:
+        if message.get("type") == "seat.update" and group == pushes.seat_group(match.pk, 1) and not lost:
+            lost.append(message["version"])
+            return
+        real_send(group, message)
+
+    monkeypatch.setattr(pushes.broadcaster, "send", lose_the_first_seat_update)
+    await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    await sync_to_async(services.do_submit_action)(match.pk, 2, {"type": "choose", "roles": ["THUG"]})
+    updates = await drain(communicator)
+    for _wait in range(50):
+        if updates:
+            break
+        await communicator.receive_nothing(timeout=0.1)
+        updates = await drain(communicator)
+    assert lost, "the first move's push to seat 1 was not dropped"
+    assert len(updates) == 1 and 'id="log"' in updates[0]["html"], "the whole log was not sent"
+    page.apply(updates[0])
+    board, log = await sync_to_async(fresh)(match.pk, by_seat[1])
+    assert _section(page.html, "board") == board and _section(page.html, "log") == log
+    assert "chose" in log
+    await communicator.disconnect()

@@ -1,0 +1,26 @@
+"""The inputs of the match page's own fragments (``templates/games/match.html``), for every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import FragmentInputs
+
+
+def _turn(context: Any, key: Any) -> object:
+    return context.get("seat"), context["match"].status, context.get("waiting_on_me")
+
+
+def _standings(context: Any, key: Any) -> object:
+    return context.get("standings")
+
+
+def _deadlines(context: Any, key: Any) -> object:
+    return context.get("deadlines"), getattr(context.get("rules"), "live", False), context.get("names")
+
+
+FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
+    "turn": _turn,
+    "match-status": _standings,
+    "match-status-deadlines": _deadlines,
+}

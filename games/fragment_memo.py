@@ -1,0 +1,66 @@
+"""Board fragments rendered again only when what they show changed (issue 8, item 3).
+
+A game may declare, per fragment, a function of the context that returns everything the fragment
+reads (``FRAGMENT_INPUTS`` in its ``games.boards.<game>`` module, see :func:`games.boards.fragment_inputs`).
+A fragment with declared inputs is kept per viewer (or per match, for a shared one) with a digest of
+those inputs; the next render whose inputs have the same digest reuses the HTML instead of running
+the template. After a heist move most panels are the same for most seats, and the Django template
+engine is most of a move's cost.
+
+The digest is taken of the inputs' ``repr``: a snapshot, so an engine state changed in place later
+cannot make old inputs look current, and values whose ``repr`` is not stable (an object's address)
+only cost a render. Inputs that leave out something the fragment reads would show a stale panel:
+with ``settings.HIDEOUT_CHECK_FRAGMENT_INPUTS`` (on in the tests) every reuse is rendered anyway and
+compared, and a difference is an error naming the fragment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable
+from threading import Lock
+from typing import Any
+
+from django.conf import settings
+from django.utils.safestring import SafeString
+
+_kept: OrderedDict[tuple[Any, ...], tuple[bytes, SafeString]] = OrderedDict()
+_lock = Lock()
+_SIZE = 16384  # fragments: a heist board has about a dozen per viewer and eight shared
+
+
+class StaleInputs(AssertionError):
+    """A fragment reused for the same inputs differs from a fresh render: its inputs miss something."""
+
+
+def digest(inputs: Any) -> bytes:
+    return hashlib.blake2b(repr(inputs).encode(), digest_size=16).digest()
+
+
+def rendered(key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString]) -> SafeString:
+    """The fragment kept under ``key`` if it was rendered from the same ``inputs``, else ``render()``."""
+    wanted = digest(inputs)
+    with _lock:
+        kept = _kept.get(key)
+        if kept is not None:
+            _kept.move_to_end(key)
+    if kept is not None and kept[0] == wanted:
+        if getattr(settings, "HIDEOUT_CHECK_FRAGMENT_INPUTS", False):
+            fresh = render()
+            if fresh != kept[1]:
+                raise StaleInputs(f"fragment {key[-2:]!r} shows something its declared inputs do not cover")
+        return kept[1]
+    html = render()
+    with _lock:
+        _kept[key] = (wanted, html)
+        _kept.move_to_end(key)
+        while len(_kept) > _SIZE:
+            _kept.popitem(last=False)
+    return html
+
+
+def forget() -> None:
+    """Drop every kept fragment (tests start from nothing: their match ids repeat)."""
+    with _lock:
+        _kept.clear()

@@ -1,0 +1,89 @@
+"""Board fragments are rendered again only when their declared inputs changed (games.fragment_memo)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils.safestring import SafeString, mark_safe
+
+from games import fragment_memo, pushes, services
+from games.templatetags import hideout
+
+from .helpers import started_match
+
+
+def counting(html: str) -> tuple[list[int], Any]:
+    calls: list[int] = []
+
+    def render() -> SafeString:
+        calls.append(1)
+        return mark_safe(html)
+
+    return calls, render
+
+
+def test_same_inputs_reuse_the_fragment_and_new_inputs_render_it(settings: Any) -> None:
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
+    calls, render = counting("<div id='x'>1M</div>")
+    key = (1, "seed", "en", 0, "x", None)
+    assert fragment_memo.rendered(key, {"money": 1}, render) == "<div id='x'>1M</div>"
+    assert fragment_memo.rendered(key, {"money": 1}, render) == "<div id='x'>1M</div>"
+    assert len(calls) == 1
+    fragment_memo.rendered(key, {"money": 2}, render)
+    assert len(calls) == 2
+
+
+def test_inputs_are_a_snapshot_not_a_reference(settings: Any) -> None:
+    """An engine list changed in place after the render must not look like the inputs it was."""
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
+    calls, render = counting("<p>a</p>")
+    hands = [{"seat": 0, "status": "undecided"}]
+    fragment_memo.rendered((1, "s", "en", 0, "hands", None), hands, render)
+    hands[0]["status"] = "withdrawn"
+    fragment_memo.rendered((1, "s", "en", 0, "hands", None), hands, render)
+    assert len(calls) == 2
+
+
+def test_the_tests_check_catches_inputs_that_miss_what_a_fragment_shows(settings: Any) -> None:
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = True
+    shown = ["1M"]
+
+    def render() -> SafeString:
+        return mark_safe(f"<div>{shown[0]}</div>")
+
+    fragment_memo.rendered((2, "s", "en", 0, "y", None), "same inputs", render)
+    shown[0] = "2M"  # what the fragment shows changed, its declared inputs did not
+    with pytest.raises(fragment_memo.StaleInputs):
+        fragment_memo.rendered((2, "s", "en", 0, "y", None), "same inputs", render)
+
+
+@pytest.mark.django_db
+def test_a_heist_move_renders_only_the_panels_it_changed(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """After one choice, the other seats' panels and the opponents' own panels are reused."""
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check renders every reused fragment again
+    match, by_seat = started_match(make_user, "heist", 4)
+    for user in by_seat.values():
+        pushes.render_seat(type(match).objects.get(pk=match.pk), user, {"board"})
+    renders: list[str] = []
+    real_memo = fragment_memo.rendered
+
+    def spy_memo(key: tuple[Any, ...], inputs: Any, render: Any) -> SafeString:
+        def counted() -> SafeString:
+            renders.append(f"{key[-2]}{'' if key[-1] is None else '-' + str(key[-1])}@{key[3]}")
+            return render()
+
+        return real_memo(key, inputs, counted)
+
+    monkeypatch.setattr(fragment_memo, "rendered", spy_memo)
+    monkeypatch.setattr(hideout.fragment_memo, "rendered", spy_memo)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    after = type(match).objects.get(pk=match.pk)
+    renders.clear()
+    for user in by_seat.values():
+        pushes.render_seat(after, user, {"board"})
+    assert "heist-seat-0@shared" in renders, "the mover's public panel shows 'has chosen'"
+    assert not {"heist-seat-1@shared", "heist-seat-2@shared", "heist-seat-3@shared"} & set(renders)
+    assert not [r for r in renders if r.startswith(("heist-me@", "heist-final@")) and not r.endswith("@0")]
