@@ -19,14 +19,18 @@ from typing import Any
 
 
 @cache
-def _builder(game: str) -> Any:
+def _module(game: str) -> Any:
+    """``games.boards.<game>``, or ``None`` if the game has no board module."""
     try:
-        module = importlib.import_module(f"games.boards.{game}")
+        return importlib.import_module(f"games.boards.{game}")
     except ModuleNotFoundError as exc:
         if exc.name != f"games.boards.{game}":
             raise
         return None
-    return getattr(module, "board_context", None)
+
+
+def _builder(game: str) -> Any:
+    return getattr(_module(game), "board_context", None)
 
 
 def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:
@@ -53,12 +57,5 @@ def fragment_inputs(game: str, name: str) -> FragmentInputs | None:
     """How fragment ``name`` of ``game``'s match page names its inputs; ``None``: rendered every time."""
     from . import common
 
-    module_inputs: dict[str, FragmentInputs] = {}
-    try:
-        module = importlib.import_module(f"games.boards.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"games.boards.{game}":
-            raise
-    else:
-        module_inputs = getattr(module, "FRAGMENT_INPUTS", {})
+    module_inputs: dict[str, FragmentInputs] = getattr(_module(game), "FRAGMENT_INPUTS", {})
     return module_inputs.get(name) or common.FRAGMENT_INPUTS.get(name)
