@@ -614,7 +614,10 @@ class Client:
         from websockets.asyncio.client import connect
         from websockets.typing import Origin
 
-        ws_url = player.base.replace("http://", "ws://") + f"/ws/match/{match_id}/"
+        # As the proxy routes sockets: each user to its own daphne (the default: a table's four sockets
+        # alternate daphnes) or, with --route match, by the match id in the path (one daphne per match).
+        base = self.args.urls[match_id % len(self.args.urls)] if self.args.route == "match" else player.base
+        ws_url = base.replace("http://", "ws://") + f"/ws/match/{match_id}/"
         for attempt in range(self.args.ws_retries + 1):
             async with self.connect_sem:  # ramp: browsers do not all connect in the same millisecond
                 t = time.perf_counter()
@@ -622,7 +625,7 @@ class Client:
                     ws = await connect(
                         ws_url,
                         additional_headers={"Cookie": player.cookie()},
-                        origin=Origin(player.base),  # channels' AllowedHostsOriginValidator wants an Origin
+                        origin=Origin(base),  # channels' AllowedHostsOriginValidator wants an Origin
                         compression=None if self.args.no_deflate else "deflate",  # browsers offer it
                         max_size=None,
                         ping_interval=None,
@@ -1066,7 +1069,9 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
     mid = [t for t in stats.accepted_at if lo + 0.1 * span <= t <= hi - 0.1 * span]
     steady = len(mid) / (0.8 * span) if span > 0 else float("nan")
     rows: list[list[Any]] = [
-        ["tables (4 seats each) / daphnes", f"{args.matches} / {len(args.urls)} (a table's seats alternate daphnes)"],
+        ["tables (4 seats each) / daphnes", f"{args.matches} / {len(args.urls)} " + (
+            "(a match's sockets on one daphne)" if args.route == "match" else "(a table's seats alternate daphnes)"
+        ),],
         ["moves sent by", "the mover's WebSocket" if args.transport == "socket" else "form POST"],
         ["matches played (finished)", f"{len(stats.matches)} ({stats.finished_matches})"],
         ["window (s)", round(elapsed, 1)],
@@ -1265,6 +1270,12 @@ def parse_args() -> argparse.Namespace:
         choices=["socket", "post"],
         default="socket",
         help="moves up the mover's WebSocket, as the page sends them (default), or as form POSTs",
+    )
+    p.add_argument(
+        "--route",
+        choices=["user", "match"],
+        default="user",
+        help="how the proxy spreads sockets: by user (default: a table's seats alternate daphnes) or by match id",
     )
     p.add_argument("--celery-concurrency", type=int, default=2)
     p.add_argument("--deciders", type=int, default=1, help="client helper processes that choose moves")

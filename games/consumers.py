@@ -54,6 +54,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     told_rtt: int | None = None  # the round trip this socket last told the match (T-21)
     told_rtt_at = 0.0
     releasing: asyncio.Future[None] | None = None
+    board_waiters: list[tuple[int, asyncio.Future[None]]]  # stale answers waiting for a revision's board
+    answering: set[asyncio.Future[None]]  # those answers' tasks (see _after_board)
 
     async def connect(self) -> None:
         # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
@@ -66,6 +68,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._refuse(4429)
             return
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.board_waiters, self.answering = [], set()
         seat = await self._seat(user)
         if seat is False:
             await self._refuse(4404)
@@ -120,6 +123,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4401)
 
     async def disconnect(self, code: int) -> None:
+        for task in getattr(self, "answering", ()):
+            task.cancel()
         if self.heartbeat is not None:
             self.heartbeat.cancel()
             self.heartbeat = None
@@ -288,7 +293,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._deliver(rendered, board=board_news, chat=chat_news)
 
     async def push(self, only_if_newer: bool = False) -> None:
-        rendered = await self._render(self.sent_revision, self.sent_chat)
+        rendered = await self._render(self.sent_revision, self.sent_chat, only_if_newer=only_if_newer)
         if rendered is None:
             return
         if self.seat is not None and not self.counted:
@@ -351,11 +356,25 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             self.frame = (rendered.revision, rendered.shell_digest, rendered.digests)
             self.sent_revision = max(self.sent_revision, rendered.revision)
             self.sent_version = rendered.version
+            self._board_sent()
         if chat:
             chunks.append(rendered.chat_html)
             self.sent_chat = max(self.sent_chat, rendered.chat_version)
         update["html"] = "".join(chunks)
         await self._send_update(update, deflate=rendered.public)
+
+    def _board_sent(self) -> None:
+        """Release the answers that waited for the board my client has now been sent (see _after_board)."""
+        if not self.board_waiters:
+            return
+        waiting = []
+        for revision, waiter in self.board_waiters:
+            if revision <= self.sent_revision:
+                if not waiter.done():
+                    waiter.set_result(None)
+            elif not waiter.done():
+                waiting.append((revision, waiter))
+        self.board_waiters = waiting
 
     async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
         """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
@@ -383,20 +402,46 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _act_now(self, content: dict[str, Any], received: float | None) -> None:
         key = content.get("key") if isinstance(content.get("key"), str) else None
         answer: dict[str, Any] = {"type": "answer", "key": key if key and len(key) <= payloads.MAX_KEY_CHARS else None}
+        stale: services.StaleVersion | None = None
         try:
             sent = payloads.from_socket(content)
             result = await self._submit(sent, received)
         except payloads.BadPayload as exc:
             answer.update(status=400, message=exc.message)
         except services.ServiceError as exc:
+            stale = exc if isinstance(exc, services.StaleVersion) else None
             answer.update(status=exc.status, message=exc.message)
             if exc.detail:
                 answer["detail"] = json.loads(json.dumps(exc.detail, default=str))
         else:
             answer.update(status=200, revision=result.revision, version=result.version)
         if answer["status"] == services.StaleVersion.status:
-            await self.push(only_if_newer=True)  # the fresh board first (unless a push brought it), then why
+            # The fresh board first, then why. The move that made mine stale was published to my
+            # seat too, so its push is usually on its way: wait for it (off this socket's message
+            # loop, which must go on to receive it) rather than render the same board here.
+            current = None if stale is None else stale.revision
+            if current is None:
+                await self.push(only_if_newer=True)
+            elif current > self.sent_revision:
+                self._after_board(current, answer)
+                return
         await self.send_json(answer)
+
+    def _after_board(self, revision: int, answer: dict[str, Any]) -> None:
+        """Send ``answer`` once my client has been sent ``revision`` (rendered here if no push brings it)."""
+        waiter = asyncio.get_running_loop().create_future()
+        self.board_waiters.append((revision, waiter))
+
+        async def answer_after_board() -> None:
+            try:
+                await asyncio.wait_for(waiter, STALE_BOARD_WAIT)
+            except TimeoutError:
+                await self.push(only_if_newer=True)
+            await self.send_json(answer)
+
+        task = asyncio.ensure_future(answer_after_board())
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
 
     async def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
         # A live game's inputs are written on the live writer threads, which keep their connections:
@@ -524,8 +569,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return getattr(profile, "language", None) or "en"
 
     @database_sync_to_async
-    def _render(self, have_revision: int, have_chat: int) -> pushes.Rendered | None:
-        """This seat's partials that changed since what the client has."""
+    def _render(self, have_revision: int, have_chat: int, *, only_if_newer: bool = False) -> pushes.Rendered | None:
+        """This seat's partials that changed since what the client has (``None``: nothing to render)."""
         match = Match.objects.defer("snapshot").filter(pk=self.match_id).first()
         if match is None:
             return None
@@ -534,12 +579,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             parts |= {"board", "log"}
         if match.chat_version != have_chat or match.revision != have_revision:
             parts.add("chat")  # who may chat can change with the game
+        if not parts and only_if_newer:
+            return None  # a push already brought my client this revision (a refused stale move, say)
         with translation.override(self._language()):
             rendered = pushes.render_seat(match, self.scope["user"], parts)
         self.seat = rendered.seat
         return rendered
 
 
+STALE_BOARD_WAIT = 0.3  # seconds a refused stale move's answer waits for the push of the board that made it stale
 MAX_FRAME = 16_000  # characters: far more than any move or chat line
 UNREADABLE = gettext_noop("That message could not be read.")
 UNKNOWN = gettext_noop("Unknown message.")

@@ -61,6 +61,7 @@ class ServiceError(Exception):
 
 class StaleVersion(ServiceError):
     status = 409
+    revision: int | None = None  # the match's revision when it was refused: a board the sender lacks
 
 
 class NotAllowed(ServiceError):
@@ -315,7 +316,7 @@ def _submit(
             raise _refusal(exc) from exc
         stale = expected_version is not None and expected_version != match.version
         if stale and action.get("type") not in getattr(rules, "blind_actions", ()):
-            raise StaleVersion(_("The board changed before your action arrived; here is the current board."))
+            raise _stale(match)
         state = load_state(match)
         try:
             if seat != SYSTEM and not _judges_itself(rules) and seat not in rules.actors(state):
@@ -358,8 +359,10 @@ def _submit_guarded(
 ) -> SubmitResult | None:
     """The move decided on this process's cached row and state, written in one statement.
 
-    ``None`` sends the caller to the locking ORM path: nothing cached, a stale version, or the
-    guard finding the match moved on (or the seat no longer the user's). An engine refusal is
+    ``None`` sends the caller to the locking ORM path: nothing cached, a version newer than the
+    cache, or the guard finding the match moved on (or the seat no longer the user's). A version
+    older than the cache is refused here (:class:`StaleVersion`), unless the action is one of the
+    game's ``blind_actions``, which are decided on the cached state like any other. An engine refusal is
     answered here when one query confirms the state it was judged on is the match's current one
     and the seat the user's; otherwise it is judged again there on the fresh state.
     """
@@ -367,11 +370,20 @@ def _submit_guarded(
     if base is None:
         return None
     match, state = base
-    if match.status != Match.Status.ACTIVE or (expected_version is not None and expected_version != match.version):
+    if match.status != Match.Status.ACTIVE:
         return None
     rules = rules_for(match)
     try:
         action = rules.parse_action(payload)
+        # A blind action (a secret choice, an offer) does not depend on the board its sender saw: it
+        # is decided on the cached state like any other, and the guard refuses it if that is not current.
+        blind = action.get("type") in getattr(rules, "blind_actions", ())
+        if expected_version is not None and expected_version != match.version and not blind:
+            if expected_version < match.version:
+                # Versions only grow and this cache holds a committed one: the sender's board is
+                # out of date whatever the database holds now, so no lock is needed to say so.
+                raise _stale(match)
+            return None  # the sender saw a version this process has not cached yet
         if seat != SYSTEM and not _judges_itself(rules) and seat not in rules.actors(state):
             return None
         now = now if now is not None else clock.now()
@@ -414,6 +426,12 @@ def _submit_guarded(
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events, revision=match.revision)
+
+
+def _stale(match: Match) -> StaleVersion:
+    refusal = StaleVersion(_("The board changed before your action arrived; here is the current board."))
+    refusal.revision = match.revision
+    return refusal
 
 
 def _still_current(match: Match, seat: int, user_id: int | None) -> bool:

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import services
 from games.routing import websocket_urlpatterns
 
-from .helpers import started_match
+from .helpers import choose_all, started_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -375,6 +375,55 @@ async def test_a_stale_socket_move_gets_the_fresh_board_then_the_refusal(make_us
     await mine.send_json_to(act({"type": "commit"}, match.version, "k-10"))  # the version before the choices
     answer = await answer_to(mine)
     assert answer["status"] == 409 and "board changed" in answer["message"]
+    await mine.disconnect()
+
+
+async def test_a_stale_move_is_answered_after_the_push_that_made_it_stale(make_user: Any, monkeypatch: Any) -> None:
+    """The board that made my move stale reaches my socket first, then the refusal; my socket waits
+    for the writer's push of it instead of rendering that board itself."""
+    from games import consumers, pushes
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    await sync_to_async(choose_all)(match)
+    await sync_to_async(match.refresh_from_db)()
+    mine = await connect(by_seat[0], match.pk)
+    held: list[Any] = []
+    real_publish = pushes.publish
+    monkeypatch.setattr(pushes, "publish", lambda *a, **k: held.append((a, k)))  # the push is on its way
+    await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "commit"}, expected_version=match.version)
+    rendered_here: list[int] = []
+    real_render = pushes.render_seat
+    monkeypatch.setattr(pushes, "render_seat", lambda *a, **k: rendered_here.append(1) or real_render(*a, **k))
+    await mine.send_json_to(act({"type": "commit"}, match.version, "k-12"))
+    assert await mine.receive_nothing(timeout=0.1)  # no answer before the board
+    assert rendered_here == []  # and no board rendered by my socket meanwhile
+    for args, kwargs in held:
+        await sync_to_async(real_publish)(*args, **kwargs)
+    update = await mine.receive_json_from(timeout=5)
+    assert update["type"] == "update" and update["version"] == match.version + 1
+    answer = await mine.receive_json_from(timeout=5)
+    assert answer["type"] == "answer" and answer["status"] == 409 and answer["key"] == "k-12"
+    assert held and consumers.STALE_BOARD_WAIT > 0.1
+    await mine.disconnect()
+
+
+async def test_a_stale_move_whose_board_never_comes_gets_it_rendered_then_the_refusal(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    from games import consumers, pushes
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    await sync_to_async(choose_all)(match)
+    await sync_to_async(match.refresh_from_db)()
+    mine = await connect(by_seat[0], match.pk)
+    monkeypatch.setattr(pushes, "publish", lambda *a, **k: None)  # a push lost on the way
+    monkeypatch.setattr(consumers, "STALE_BOARD_WAIT", 0.05)
+    await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "commit"}, expected_version=match.version)
+    await mine.send_json_to(act({"type": "commit"}, match.version, "k-13"))
+    update = await mine.receive_json_from(timeout=5)
+    assert update["type"] == "update" and update["version"] == match.version + 1
+    answer = await mine.receive_json_from(timeout=5)
+    assert answer["type"] == "answer" and answer["status"] == 409
     await mine.disconnect()
 
 

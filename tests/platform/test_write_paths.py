@@ -69,6 +69,37 @@ def test_a_stale_expected_version_is_refused_on_both_paths(make_user: Any) -> No
         services.do_submit_action(match.pk, 0, {"type": "commit"}, expected_version=match.version)
 
 
+def test_a_stale_move_is_refused_on_a_warm_cache_without_the_lock_on_postgresql(make_user: Any) -> None:
+    """A board older than the cached version is out of date whatever the database holds now."""
+    match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=match.version)
+    with CaptureQueriesContext(connection) as queries, pytest.raises(services.StaleVersion):
+        services.do_submit_action(match.pk, 0, {"type": "commit"}, expected_version=match.version)
+    if guarded.enabled():
+        assert queries.captured_queries == []
+    assert MatchEvent.objects.filter(match=match).count() == match.version + 1
+
+
+def test_a_blind_action_on_an_older_board_is_one_round_trip_on_postgresql(make_user: Any, monkeypatch: Any) -> None:
+    """heist's secret choice does not depend on the board its sender saw: it is accepted on the
+    guarded path too, not sent to the locking one."""
+    match, _ = started_match(make_user)
+    seen = match.version
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]}, expected_version=seen)
+    monkeypatch.setattr(pushes, "publish", lambda *a, **k: None)  # count the write alone
+    with CaptureQueriesContext(connection) as queries:
+        result = services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["THUG"]}, expected_version=seen)
+    assert result.version == seen + 2
+    if guarded.enabled():
+        assert len(queries.captured_queries) == 1, queries.captured_queries
+        assert queries.captured_queries[0]["sql"].lstrip().startswith("WITH m AS (")
+    assert MatchEvent.objects.filter(match=match).count() == seen + 2
+    match.refresh_from_db()
+    assert state_of(match) == store.rebuild_from_log(match)
+
+
 def test_item10_idempotency_keys_belong_to_their_seat(make_user: Any) -> None:
     """Another seat's move with a key already used is its own move; the same seat reusing a key for
     another action is refused clearly, and a true resubmission is answered, on both write paths."""
