@@ -95,6 +95,9 @@ TIME_LIMIT = 3600  # no deadline falls due during a run
 BIN = Path(sys.executable).parent
 BOARD_VERSION = re.compile(r'id="board"[^>]*?data-version="(\d+)"')
 CSRF_IN_PAGE = re.compile(r'"X-CSRFToken":\s*"([A-Za-z0-9]+)"')
+# An update's head: the consumer writes "type" and "revision" first (games.consumers._deliver), so a
+# board push is read by its first bytes; its fragments (most of it) are not parsed by the client.
+UPDATE_HEAD = re.compile(r'\{"type": "update", "revision": (\d+),')
 
 TARGETS = {
     "paced": "p50 <= 5 ms, p99 <= 30 ms",
@@ -310,7 +313,8 @@ def w_decide(match_id: int, salt: str, only: tuple[int, ...] | None = None) -> d
     from games.services import waiting_seats
     from games.store import load_state, rules_for
 
-    match = Match.objects.get(pk=match_id)
+    # Not the snapshot: the state comes from this process's cache and the events after it.
+    match = Match.objects.defer("snapshot").get(pk=match_id)
     seen = int(getattr(match, "revision", match.version))  # what pushes count (see w_version)
     if match.status != Match.Status.ACTIVE:
         return {"version": match.version, "seen": seen, "over": True, "actions": {}}
@@ -328,11 +332,10 @@ def w_decide(match_id: int, salt: str, only: tuple[int, ...] | None = None) -> d
 
 
 def w_version(match_id: int) -> int:
-    """What the pushes and the board's data-version count: ``revision`` if the model has it, else ``version``."""
+    """What the pushes and the board's data-version count: the match's ``revision``."""
     from games.models import Match
 
-    row = Match.objects.filter(pk=match_id).values().get()
-    return int(row.get("revision", row["version"]))
+    return int(Match.objects.filter(pk=match_id).values_list("revision", flat=True).get())
 
 
 def create_started_match(user_ids: list[int]) -> tuple[int, dict[int, int]]:
@@ -413,6 +416,7 @@ class Stats:
     accepted_at: list[float] = field(default_factory=list)
     attempts: int = 0
     conflicts: int = 0  # 409: somebody else moved first (re-decided on the next version)
+    decisions: int = 0  # moves chosen by the helper processes (each a database read and a replay)
     errors: Counter[str] = field(default_factory=Counter)
     lost: int = 0  # an opponent never received the new version within --lost-timeout
     lost_examples: list[str] = field(default_factory=list)
@@ -464,16 +468,20 @@ class Sock:
         try:
             async for raw in self.ws:
                 now = time.perf_counter()
-                msg = json.loads(raw)
-                if msg.get("type") == "answer":
-                    waiting = self.answers.pop(str(msg.get("key")), None)
-                    if waiting is not None and not waiting.done():
-                        waiting.set_result({**msg, "at": now})
-                    continue
-                if msg.get("type") != "update":
-                    continue
-                # What a push counts: "revision" (display revision) where the server sends one, else "version".
-                version = int(msg.get("revision", msg.get("version", -1)))
+                head = UPDATE_HEAD.match(raw) if isinstance(raw, str) else None
+                if head is not None:
+                    version = int(head.group(1))
+                else:
+                    msg = json.loads(raw)
+                    if msg.get("type") == "answer":
+                        waiting = self.answers.pop(str(msg.get("key")), None)
+                        if waiting is not None and not waiting.done():
+                            waiting.set_result({**msg, "at": now})
+                        continue
+                    if msg.get("type") != "update":
+                        continue
+                    # What a push counts: the board's revision.
+                    version = int(msg.get("revision", msg.get("version", -1)))
                 self.history.append((version, now))
                 if version > self.max_version:
                     self.max_version = version
@@ -772,6 +780,7 @@ class Client:
         over = False
 
         async def move(seat: int, version: int, seen: int, action: dict[str, Any]) -> None:
+            status = 0
             try:
                 if self.think is not None:
                     with contextlib.suppress(TimeoutError):
@@ -781,6 +790,7 @@ class Client:
                     if ready[seat].max_version > seen:
                         # The board changed while this player thought: the browser's form now carries the
                         # new version, so decide again (still before the clock starts).
+                        self.stats.decisions += 1
                         fresh = await self.call(match_id, w_decide, match_id, self.salt, (seat,))
                         if fresh["over"] or seat not in fresh["actions"]:
                             return
@@ -789,14 +799,17 @@ class Client:
                     return
                 opponents = [s for n, s in ready.items() if n != seat]
                 if self.args.transport == "socket":
-                    _status, task = await self.socket_move(ready[seat], match_id, version, action, opponents)
+                    status, task = await self.socket_move(ready[seat], match_id, version, action, opponents)
                 else:
-                    _status, task = await self.post_move(seats[seat], match_id, version, action, opponents)
+                    status, task = await self.post_move(seats[seat], match_id, version, action, opponents)
                 if task is not None:
                     measures.append(task)
             finally:
                 busy.discard(seat)
-                table["force"] = True
+                # Accepted or stale, a push brings (or brought) the version to decide on next; anything
+                # else may bring none, so the table looks at the database again.
+                if status not in (200, 409):
+                    table["force"] = True
                 changed.set()
 
         while not self.stop.is_set():
@@ -814,6 +827,7 @@ class Client:
                 last = top
                 continue
             try:
+                self.stats.decisions += 1
                 decision = await self.call(match_id, w_decide, match_id, self.salt, free)
             except Exception as exc:
                 self.stats.errors[f"decide: {type(exc).__name__}: {str(exc)[:60]}"] += 1
@@ -1080,6 +1094,7 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
         ["moves / s (whole window)", rate],
         ["moves / s (steady middle 80 %)", steady],
         ["409 conflicts (re-decided)", stats.conflicts],
+        ["decisions asked of the helpers", stats.decisions],
         ["errors", sum(stats.errors.values())],
         ["updates later than 1 s (all opponents)", sum(1 for x in stats.latency if x > 1.0)],
         [f"lost updates (none within {args.lost_timeout:.0f} s)", stats.lost],

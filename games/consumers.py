@@ -57,6 +57,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     board_waiters: list[tuple[int, asyncio.Future[None]]]  # stale answers waiting for a revision's board
     answering: set[asyncio.Future[None]]  # those answers' tasks (see _after_board)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.board_waiters = []
+        self.answering = set()
+
     async def connect(self) -> None:
         # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
         # only an HTTP 403 to it) and stops retrying: 4401 sign in, 4404 no such match, 4429 too many.
@@ -68,7 +73,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._refuse(4429)
             return
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.board_waiters, self.answering = [], set()
         seat = await self._seat(user)
         if seat is False:
             await self._refuse(4404)
@@ -123,7 +127,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4401)
 
     async def disconnect(self, code: int) -> None:
-        for task in getattr(self, "answering", ()):
+        for task in self.answering:
             task.cancel()
         if self.heartbeat is not None:
             self.heartbeat.cancel()

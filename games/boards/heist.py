@@ -219,12 +219,20 @@ def _me_inputs(context: Any, key: Any) -> object:
     )
 
 
+# The legal actions the offers panel draws (each open offer's buttons); the actions panel draws the
+# others, except the offers themselves, which it shows as one form (every amount and clause is legal).
+_OFFER_ANSWERS = frozenset({"accept", "decline", "cancel"})
+
+
 def _actions_inputs(context: Any, key: Any) -> object:
     view = context["view"]
+    legal = context.get("legal") or ()
     return (
         context.get("seat"),
-        context.get("legal"),
-        view.get("me"),
+        bool(legal),
+        [a for a in legal if a.get("type") not in _OFFER_ANSWERS and a.get("type") != "offer"],
+        any(a.get("type") == "offer" for a in legal),
+        (view.get("me") or {}).get("allowed_roles"),
         view.get("hands_per_player"),
         [(s.number, s.display_name) for s in context.get("seats") or ()],
         context.get("names"),
@@ -233,7 +241,8 @@ def _actions_inputs(context: Any, key: Any) -> object:
 
 
 def _offers_inputs(context: Any, key: Any) -> object:
-    return context["view"].get("offers"), context.get("legal"), context.get("names"), context.get("action_url")
+    answers = [a for a in context.get("legal") or () if a.get("type") in _OFFER_ANSWERS]
+    return context["view"].get("offers"), answers, context.get("names"), context.get("action_url")
 
 
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {

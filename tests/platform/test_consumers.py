@@ -393,7 +393,12 @@ async def test_a_stale_move_is_answered_after_the_push_that_made_it_stale(make_u
     await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "commit"}, expected_version=match.version)
     rendered_here: list[int] = []
     real_render = pushes.render_seat
-    monkeypatch.setattr(pushes, "render_seat", lambda *a, **k: rendered_here.append(1) or real_render(*a, **k))
+
+    def counted_render(*args: Any, **kwargs: Any) -> Any:
+        rendered_here.append(1)
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(pushes, "render_seat", counted_render)
     await mine.send_json_to(act({"type": "commit"}, match.version, "k-12"))
     assert await mine.receive_nothing(timeout=0.1)  # no answer before the board
     assert rendered_here == []  # and no board rendered by my socket meanwhile
