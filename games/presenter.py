@@ -250,19 +250,16 @@ def match_context(
         state = load_state(match)
         seat = viewer.seat
         playing = match.status == Match.Status.ACTIVE
+        shared = _every_viewers(match, rules, state, names, playing)
         context.update(
             view=rules.view(state, seat),
             legal=rules.legal_actions(state, seat) if playing and seat is not None else [],
-            actors=sorted(rules.actors(state)) if playing else [],
-            deadlines=[
-                {"seats": list(d.seats), "due": d.due, "kind": d.kind} for d in rules.deadlines(state)
-            ]
-            if playing
-            else [],
+            actors=shared["actors"],
+            deadlines=shared["deadlines"],
             log=log_lines(match, seat) if "log" in parts else [],
             chat=chat_lines(match, seat) if "chat" in parts else [],
             can_chat=can_chat(match, rules, state, seat),
-            standings=standings(match, names),
+            standings=shared["standings"],
         )
         board = boards.context_for(
             match.game,
@@ -289,6 +286,24 @@ def match_context(
         s.number == viewer.seat and s.waiting_since for s in seats
     )
     return context
+
+
+def _every_viewers(match: Match, rules: Any, state: Any, names: dict[int, str], playing: bool) -> dict[str, Any]:
+    """The parts of the context that are the same for every viewer, worked out once per match state
+    (the pushes after a move build every seat's context from the same match object)."""
+    key = (match.version, match.revision, match.status, translation.get_language())  # standings are worded
+    kept = getattr(match, "_every_viewers", None)
+    if kept is not None and kept[0] == key:
+        return dict(kept[1])
+    shared = {
+        "actors": sorted(rules.actors(state)) if playing else [],
+        "deadlines": [{"seats": list(d.seats), "due": d.due, "kind": d.kind} for d in rules.deadlines(state)]
+        if playing
+        else [],
+        "standings": standings(match, names),
+    }
+    match._every_viewers = (key, shared)  # type: ignore[attr-defined]
+    return dict(shared)
 
 
 def match_url(name: str, match_id: int) -> str:
