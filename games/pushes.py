@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
-from . import broadcaster, seat_rows
+from . import broadcaster
 from .engines.base import Event
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
@@ -310,7 +310,7 @@ def _publish(
     actor: int | None,
     seats_changed: bool,
 ) -> None:
-    seats = seat_rows.seats_of(match.pk)
+    seats = list(Seat.objects.filter(match_id=match.pk).select_related("user__profile").order_by("number"))
     match._seat_cache = seats  # type: ignore[attr-defined]
     if match.status == Match.Status.LOBBY:
         return  # lobby pages listen on the watch group

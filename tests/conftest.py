@@ -80,20 +80,18 @@ def _fragment_inputs_checked(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
-    from games import presenter, pushes, seat_rows, store
+    from games import presenter, pushes, store
     from games.templatetags.hideout import forget_shared
 
     store.forget_all()
     presenter.forget_log_cache()
     forget_shared()
     pushes.forget_rendered()
-    seat_rows.forget()
     yield
     store.forget_all()
     presenter.forget_log_cache()
     forget_shared()
     pushes.forget_rendered()
-    seat_rows.forget()
 
 
 @pytest.fixture

@@ -234,8 +234,13 @@ def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site
         first.keyboard.press("Space")
 
         # -- V-6: both pages learn what lay at E; the turn passes, the car is back on the start ------
-        expect(second.locator("#pa-announce")).to_contain_text("Crime scene E:", timeout=TIMEOUT)
-        said = second.locator("#pa-announce").inner_text()
+        # Read in the page, in the same moment as it is checked: the board redrawn for the next turn
+        # may empty the announcement between a check and a second read.
+        said = second.wait_for_function(
+            "() => { const t = (document.getElementById('pa-announce') || {}).textContent || '';"
+            " return t.includes('Crime scene E:') ? t : null; }",
+            timeout=TIMEOUT,
+        ).json_value()
         found_thief = "a thief!" in said
         assert found_thief or "green light" in said, said
         for page in (first, second):
