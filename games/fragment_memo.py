@@ -17,17 +17,16 @@ compared, and a difference is an error naming the fragment.
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Callable
-from threading import Lock
 from typing import Any
 
 from django.conf import settings
 from django.utils.safestring import SafeString
 
-_kept: OrderedDict[tuple[Any, ...], tuple[bytes, SafeString]] = OrderedDict()
-_lock = Lock()
-_SIZE = 16384  # fragments: a heist board has about a dozen per viewer and eight shared
+from .bounded import BoundedCache
+
+# fragments: a heist board has about a dozen per viewer and eight shared
+_kept: BoundedCache[tuple[Any, ...], tuple[bytes, SafeString]] = BoundedCache(16384)
 
 
 class StaleInputs(AssertionError):
@@ -41,10 +40,7 @@ def digest(inputs: Any) -> bytes:
 def rendered(key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString]) -> SafeString:
     """The fragment kept under ``key`` if it was rendered from the same ``inputs``, else ``render()``."""
     wanted = digest(inputs)
-    with _lock:
-        kept = _kept.get(key)
-        if kept is not None:
-            _kept.move_to_end(key)
+    kept = _kept.get(key)
     if kept is not None and kept[0] == wanted:
         if getattr(settings, "HIDEOUT_CHECK_FRAGMENT_INPUTS", False):
             fresh = render()
@@ -52,15 +48,10 @@ def rendered(key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString]
                 raise StaleInputs(f"fragment {key[-2:]!r} shows something its declared inputs do not cover")
         return kept[1]
     html = render()
-    with _lock:
-        _kept[key] = (wanted, html)
-        _kept.move_to_end(key)
-        while len(_kept) > _SIZE:
-            _kept.popitem(last=False)
+    _kept.put(key, (wanted, html))
     return html
 
 
 def forget() -> None:
     """Drop every kept fragment (tests start from nothing: their match ids repeat)."""
-    with _lock:
-        _kept.clear()
+    _kept.clear()

@@ -6,11 +6,9 @@ returns them, so no template ever receives another seat's secret.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from threading import Lock
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
@@ -19,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import boards
+from .bounded import BoundedCache
 from .engines.base import SYSTEM, Event
 from .models import ChatMessage, Match, MatchEvent, Seat
 from .store import load_state, rules_for
@@ -82,14 +81,11 @@ def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str
     return value
 
 
-_log_cache: OrderedDict[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = OrderedDict()
-_log_lock = Lock()
-_LOG_CACHE_SIZE = 4096
+_log_cache: BoundedCache[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = BoundedCache(4096)
 
 
 def forget_log_cache() -> None:
-    with _log_lock:
-        _log_cache.clear()
+    _log_cache.clear()
 
 
 def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
@@ -105,8 +101,7 @@ def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) ->
     """
     needed_from = match.version
     for seat in seats:
-        with _log_lock:
-            hit = _log_cache.get(_log_key(match, seat))
+        hit = _log_cache.get(_log_key(match, seat))
         cached = hit[0] if hit is not None and hit[0] <= match.version else -1
         if cached < 0 or match.version - cached > LOG_LINES * 2:
             cached = max(0, match.version - LOG_LINES * 2)
@@ -127,8 +122,7 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
     """
     finished = match.status == Match.Status.FINISHED
     key = _log_key(match, seat)
-    with _log_lock:
-        hit = _log_cache.get(key)
+    hit = _log_cache.get(key)
     if hit is not None and hit[0] <= match.version and match.version - hit[0] <= limit * 2:
         after, lines = hit[0], list(hit[1])
     else:
@@ -151,11 +145,7 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
                 text = line.message
             lines.append({"seq": seq, "text": text})
     lines = lines[-limit:]
-    with _log_lock:
-        _log_cache[key] = (match.version, lines)
-        _log_cache.move_to_end(key)
-        while len(_log_cache) > _LOG_CACHE_SIZE:
-            _log_cache.popitem(last=False)
+    _log_cache.put(key, (match.version, lines))
     return lines
 
 

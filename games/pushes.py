@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from threading import Lock
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -28,6 +26,7 @@ from django.utils import translation
 from django.utils.html import format_html
 
 from . import broadcaster
+from .bounded import BoundedCache
 from .engines.base import Event
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
@@ -52,29 +51,21 @@ def user_language(user: Any) -> str:
 
 # --- rendered partials, kept briefly --------------------------------------------------------------
 
-_rendered: OrderedDict[tuple[Any, ...], Rendered] = OrderedDict()
-_rendered_lock = Lock()
-_RENDERED_SIZE = 512
+_rendered: BoundedCache[tuple[Any, ...], Rendered] = BoundedCache(512)
 
 
 def _keep(key: tuple[Any, ...], rendered: Rendered) -> None:
-    with _rendered_lock:
-        _rendered[key] = rendered
-        _rendered.move_to_end(key)
-        while len(_rendered) > _RENDERED_SIZE:
-            _rendered.popitem(last=False)
+    _rendered.put(key, rendered)
 
 
 def forget_rendered() -> None:
     """Drop every board this process kept (tests start from nothing: their match ids repeat)."""
-    with _rendered_lock:
-        _rendered.clear()
+    _rendered.clear()
 
 
 def rendered_board(match_id: int, revision: int, user_id: int, language: str) -> str | None:
     """The board partial this process rendered for ``user_id`` at ``revision``, if it still has it."""
-    with _rendered_lock:
-        kept = _rendered.get((match_id, revision, user_id, language, "board"))
+    kept = _rendered.get((match_id, revision, user_id, language, "board"))
     return None if kept is None else kept.board_html()
 
 

@@ -7,19 +7,16 @@ any process that misses rebuilds from the snapshot.
 from __future__ import annotations
 
 import copy
-from collections import OrderedDict
 from datetime import UTC, datetime
-from threading import Lock
 from typing import Any
 
+from .bounded import BoundedCache
 from .engines.base import Event, Rules, replay
 from .engines.registry import get_rules
 from .models import Match, MatchEvent
 
 SNAPSHOT_EVERY = 50
-_CACHE_SIZE = 2048
-_cache: OrderedDict[int, tuple[int, Any]] = OrderedDict()
-_lock = Lock()
+_cache: BoundedCache[int, tuple[int, Any]] = BoundedCache(2048)  # match id -> (version, state)
 
 
 def rules_for(match: Match) -> Rules[Any]:
@@ -35,20 +32,15 @@ def initial_state(match: Match) -> Any:
 
 
 def remember(match_id: int, version: int, state: Any) -> None:
-    with _lock:
-        _cache[match_id] = (version, state)
-        _cache.move_to_end(match_id)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    _cache.put(match_id, (version, state))
 
 
 def forget_all() -> None:
-    with _lock:
-        _cache.clear()
-        _rows.clear()
+    _cache.clear()
+    _rows.clear()
 
 
-_rows: OrderedDict[int, Match] = OrderedDict()
+_rows: BoundedCache[int, Match] = BoundedCache(2048)
 
 
 def remember_row(match: Match) -> None:
@@ -56,18 +48,13 @@ def remember_row(match: Match) -> None:
     row = copy.copy(match)
     for attr in ("_seat_cache", "_log_events", "_chat_rows", "_public_context"):
         row.__dict__.pop(attr, None)
-    with _lock:
-        _rows[match.pk] = row
-        _rows.move_to_end(match.pk)
-        while len(_rows) > _CACHE_SIZE:
-            _rows.popitem(last=False)
+    _rows.put(match.pk, row)
 
 
 def cached_move_base(match_id: int) -> tuple[Match, Any] | None:
     """A copy of the match row and its state at the same version, if this process holds both."""
-    with _lock:
-        row = _rows.get(match_id)
-        hit = _cache.get(match_id)
+    row = _rows.get(match_id)
+    hit = _cache.get(match_id)
     if row is None or hit is None or hit[0] != row.version:
         return None
     return copy.copy(row), hit[1]
@@ -77,8 +64,7 @@ def load_state(match: Match, *, use_cache: bool = True) -> Any:
     """The state of ``match`` at ``match.version``."""
     rules = rules_for(match)
     if use_cache:
-        with _lock:
-            hit = _cache.get(match.pk)
+        hit = _cache.get(match.pk)
         if hit is not None and hit[0] == match.version:
             return hit[1]
         if hit is not None and hit[0] < match.version:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections import OrderedDict
-from threading import Lock
 from typing import Any
 
 from django import template
@@ -22,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games import boards, fragment_memo
+from games.bounded import BoundedCache
 
 register = template.Library()
 
@@ -135,9 +134,7 @@ def named(table: dict[str, Any]) -> Any:
 
 # --- fragments every viewer shares ------------------------------------------------------------------
 
-_shared: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
-_shared_lock = Lock()
-_SHARED_SIZE = 1024
+_shared: BoundedCache[tuple[Any, ...], SafeString] = BoundedCache(1024)
 
 
 class SharedNode(template.Node):
@@ -164,8 +161,7 @@ class SharedNode(template.Node):
         key_value = None if self.key is None else self.key.resolve(context)
         # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
         key = (match.pk, match.seed, match.revision, translation.get_language(), self.name, key_value)
-        with _shared_lock:
-            html = _shared.get(key)
+        html = _shared.get(key)
         if html is None:
             public_values = public_context(match)
 
@@ -180,17 +176,13 @@ class SharedNode(template.Node):
             else:  # the same panel as at an earlier revision is not rendered again
                 memo_key = (match.pk, match.seed, key[3], "shared", self.name, key_value)
                 html = fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
-            with _shared_lock:
-                _shared[key] = html
-                while len(_shared) > _SHARED_SIZE:
-                    _shared.popitem(last=False)
+            _shared.put(key, html)
         return html
 
 
 def forget_shared() -> None:
     """Drop every shared or kept fragment of this process (tests start from nothing)."""
-    with _shared_lock:
-        _shared.clear()
+    _shared.clear()
     fragment_memo.forget()
 
 

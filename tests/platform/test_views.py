@@ -354,7 +354,7 @@ def test_a_refused_post_reuses_the_pushed_board_with_the_message(make_user: Any)
     services.do_submit_action(match.pk, 1, {"type": "commit"})
     client = client_for(by_seat[0])
     cached = post_action(client, match, {"type": "commit"}, old)
-    pushes._rendered.clear()
+    pushes.forget_rendered()
     fresh = post_action(client, match, {"type": "commit"}, old)
 
     def normal(html: str) -> str:
