@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import boards
+from . import boards, seat_rows
 from .bounded import BoundedCache
 from .engines.base import SYSTEM, Event
 from .models import ChatMessage, Match, MatchEvent, Seat
@@ -48,7 +48,7 @@ def viewer_for(match: Match, user: Any) -> Viewer:
 def _seats(match: Match) -> list[Seat]:
     cached = getattr(match, "_seat_cache", None)
     if cached is None:
-        cached = list(match.seats.select_related("user__profile").order_by("number"))
+        cached = seat_rows.seats_of(match.pk)
         match._seat_cache = cached  # type: ignore[attr-defined]
     return cached
 

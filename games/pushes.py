@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
-from . import broadcaster
+from . import broadcaster, seat_rows
 from .bounded import BoundedCache
 from .engines.base import Event
 from .models import Match, Seat
@@ -301,7 +301,7 @@ def _publish(
     actor: int | None,
     seats_changed: bool,
 ) -> None:
-    seats = list(Seat.objects.filter(match_id=match.pk).select_related("user__profile").order_by("number"))
+    seats = seat_rows.seats_of(match.pk)
     match._seat_cache = seats  # type: ignore[attr-defined]
     if match.status == Match.Status.LOBBY:
         return  # lobby pages listen on the watch group

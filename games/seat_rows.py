@@ -1,0 +1,99 @@
+"""A match's seats with their players and profiles, read with one plain query.
+
+Every push after a move needs the seats (who is waited on, who has a socket open) and each one's
+player (name, language). Django's query for them (``select_related("user__profile")``) cost about
+0.7 ms of CPU a move, most of it compiling the same query again each time. This module writes that
+query's SQL once per database and builds the same model instances from its rows, converted as the
+ORM converts them (``Model.from_db``, the fields' database converters): about 0.16 ms. Nothing is
+kept between calls, so a new name, language or player is seen at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Field, Model
+
+from .models import Profile, Seat
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+class _Table:
+    """One model's columns in the query: their attribute names and how each value is converted."""
+
+    def __init__(self, model: type[Model], alias: str) -> None:
+        self.model = model
+        fields = [f for f in model._meta.concrete_fields if isinstance(f, Field)]
+        self.attnames = [f.attname for f in fields]
+        self.columns = [f"{alias}.{connection.ops.quote_name(_column(f))}" for f in fields]
+        self.converters: list[tuple[Any, list[Converter]]] = []
+        for f in fields:
+            col = f.get_col(alias)
+            self.converters.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
+
+    def build(self, values: tuple[Any, ...]) -> Model:
+        converted = []
+        for value, (col, converters) in zip(values, self.converters, strict=True):
+            for convert in converters:
+                value = convert(value, col, connection)
+            converted.append(value)
+        return self.model.from_db(connection.alias, self.attnames, converted)
+
+
+def _column(field: Field[Any, Any]) -> str:
+    assert field.column, field  # every concrete field has one
+    return field.column
+
+
+@cache
+def _query(vendor: str) -> tuple[str, _Table, _Table, _Table]:
+    """The SQL and its three tables, for the database ``vendor`` (converters differ between them)."""
+    user_model = get_user_model()
+    seat, user, profile = _Table(Seat, "s"), _Table(user_model, "u"), _Table(Profile, "p")
+    q = connection.ops.quote_name
+
+    def column(model: type[Model], name: str) -> str:
+        field = model._meta.get_field(name)
+        assert isinstance(field, Field)
+        return q(_column(field))
+
+    user_pk = user_model._meta.pk
+    assert user_pk is not None
+    sql = (
+        f"SELECT {', '.join(seat.columns + user.columns + profile.columns)}"
+        f" FROM {q(Seat._meta.db_table)} s"
+        f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.{q(_column(user_pk))} = s.{column(Seat, 'user')}"
+        f" LEFT JOIN {q(Profile._meta.db_table)} p ON p.{column(Profile, 'user')} = u.{q(_column(user_pk))}"
+        f" WHERE s.{column(Seat, 'match')} = %s ORDER BY s.{column(Seat, 'number')}"
+    )
+    return sql, seat, user, profile
+
+
+def seats_of(match_id: int) -> list[Seat]:
+    """The match's seats in number order, each with ``user`` and its ``profile`` loaded, as
+    ``Seat.objects.filter(match_id=…).select_related("user__profile").order_by("number")`` gives."""
+    sql, seat_table, user_table, profile_table = _query(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        rows = cursor.fetchall()
+    n_seat, n_user = len(seat_table.attnames), len(user_table.attnames)
+    seats: list[Seat] = []
+    for row in rows:
+        seat = seat_table.build(row[:n_seat])
+        user = None
+        if row[n_seat] is not None:  # the user's primary key: an empty seat joins nothing
+            user = user_table.build(row[n_seat : n_seat + n_user])
+            profile = None
+            if row[n_seat + n_user] is not None:
+                profile = profile_table.build(row[n_seat + n_user :])
+                profile._state.fields_cache["user"] = user
+            user._state.fields_cache["profile"] = profile
+        seat._state.fields_cache["user"] = user
+        assert isinstance(seat, Seat)
+        seats.append(seat)
+    return seats

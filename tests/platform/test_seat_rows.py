@@ -1,0 +1,84 @@
+"""The seats with their players (games.seat_rows): the same instances as Django's query, read fresh each time."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Model
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import seat_rows
+from games.models import Profile, Seat
+
+from .helpers import started_match
+
+pytestmark = pytest.mark.django_db
+
+
+def values(instance: Model | None) -> dict[str, Any] | None:
+    if instance is None:
+        return None
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def as_orm_gives(seats: list[Seat]) -> list[Any]:
+    """Every column of each seat, its user and the user's profile, and what the pages show of it."""
+    out = []
+    for seat in seats:
+        user = seat.user
+        profile = getattr(user, "profile", None) if user is not None else None
+        out.append((values(seat), values(user), values(profile), seat.display_name, seat._state.adding))
+    return out
+
+
+def orm_seats(match_id: int) -> list[Seat]:
+    return list(Seat.objects.filter(match_id=match_id).select_related("user__profile").order_by("number"))
+
+
+def test_the_seats_are_the_orms_with_one_query_and_none_for_the_players(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    when = timezone.now() - timedelta(minutes=3)
+    Seat.objects.filter(match=match, number=1).update(open_sockets=2, waiting_since=when, resigned=True)
+    with CaptureQueriesContext(connection) as queries:
+        seats = seat_rows.seats_of(match.pk)
+        names = [s.display_name for s in seats]
+        languages = [s.user.profile.language for s in seats if s.user is not None]
+    assert len(queries.captured_queries) == 1  # the players and profiles came along
+    assert as_orm_gives(seats) == as_orm_gives(orm_seats(match.pk))
+    assert seats[1].waiting_since == when and seats[1].open_sockets == 2 and seats[1].resigned is True
+    assert timezone.is_aware(seats[1].waiting_since)  # converted as the ORM converts (SQLite: naive text)
+    assert len(names) == len(languages) == len(seats)
+
+
+def test_a_new_player_name_or_language_is_seen_at_once(make_user: Any) -> None:
+    match, by_seat = started_match(make_user)
+    seat_rows.seats_of(match.pk)
+    profile = by_seat[0].profile
+    profile.display_name, profile.language = "Renamed", "zh-hant"
+    profile.save()
+    newcomer = make_user()
+    Seat.objects.filter(match=match, number=2).update(user=newcomer)
+    seats = seat_rows.seats_of(match.pk)
+    assert seats[0].user is not None and seats[0].user.profile.language == "zh-hant"
+    assert seats[0].display_name == "Renamed"
+    assert seats[2].user_id == newcomer.pk and seats[2].user == newcomer
+    assert as_orm_gives(seats) == as_orm_gives(orm_seats(match.pk))
+
+
+def test_empty_seats_bots_and_players_without_a_profile_read_as_the_orm_reads_them(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    Seat.objects.filter(match=match, number=1).update(user=None, is_bot=True, bot_number=2)
+    Seat.objects.filter(match=match, number=2).update(user=None)
+    bare = get_user_model().objects.create_user("bare", "bare@example.com", "pw")
+    Profile.objects.filter(user=bare).delete()
+    Seat.objects.filter(match=match, number=0).update(user=bare)
+    seats = seat_rows.seats_of(match.pk)
+    assert seats[1].user is None and seats[1].display_name == "Bot 2"
+    assert seats[2].user is None and seats[2].display_name == "Empty seat"
+    assert seats[0].display_name == "bare"
+    assert as_orm_gives(seats) == as_orm_gives(orm_seats(match.pk))
