@@ -87,3 +87,61 @@ def test_a_heist_move_renders_only_the_panels_it_changed(
     assert "heist-seat-0@shared" in renders, "the mover's public panel shows 'has chosen'"
     assert not {"heist-seat-1@shared", "heist-seat-2@shared", "heist-seat-3@shared"} & set(renders)
     assert not [r for r in renders if r.startswith(("heist-me@", "heist-final@")) and not r.endswith("@0")]
+
+
+def test_translated_text_and_what_cannot_be_pickled_are_digested(settings: Any) -> None:
+    """The digest is a pickle: lazy translations match themselves (the language is in the key);
+    something that cannot be pickled falls back to its repr, which never matches another object's."""
+    from threading import Lock
+
+    from django.utils.translation import gettext_lazy
+
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
+    calls, render = counting("<p>Speed</p>")
+    key = (3, "s", "en", 0, "label", None)
+    fragment_memo.rendered(key, {"label": gettext_lazy("Speed")}, render)
+    fragment_memo.rendered(key, {"label": gettext_lazy("Speed")}, render)
+    assert len(calls) == 1
+    fragment_memo.rendered(key, {"label": gettext_lazy("Durability")}, render)
+    assert len(calls) == 2
+    assert fragment_memo.digest([Lock()]) != fragment_memo.digest([Lock()])
+    fragment_memo.rendered(key, [Lock()], render)
+    fragment_memo.rendered(key, [Lock()], render)
+    assert len(calls) == 4
+
+
+@pytest.mark.django_db
+def test_a_bridge_race_move_renders_only_the_dashboards_it_changed(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """A car chosen changes its chooser's dashboard and the next chooser's (now acting), not the third's."""
+    from games.store import load_state, rules_for
+
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
+    match, by_seat = started_match(make_user, "bridge_race", 3)
+    for user in by_seat.values():
+        pushes.render_seat(type(match).objects.get(pk=match.pk), user, {"board"})
+    rules, state = rules_for(match), load_state(match)
+    (mover,) = rules.actors(state)
+    renders: list[str] = []
+    real_memo = fragment_memo.rendered
+
+    def spy_memo(key: tuple[Any, ...], inputs: Any, render: Any) -> SafeString:
+        def counted() -> SafeString:
+            renders.append(f"{key[-2]}{'' if key[-1] is None else '-' + str(key[-1])}@{key[3]}")
+            return render()
+
+        return real_memo(key, inputs, counted)
+
+    monkeypatch.setattr(hideout.fragment_memo, "rendered", spy_memo)
+    services.do_submit_action(match.pk, mover, rules.legal_actions(state, mover)[0])
+    after = type(match).objects.get(pk=match.pk)
+    (following,) = rules.actors(load_state(after))
+    (third,) = set(by_seat) - {mover, following}
+    renders.clear()
+    for user in by_seat.values():
+        pushes.render_seat(after, user, {"board"})
+    for viewer in by_seat:
+        assert f"br-dash-{mover}@{viewer}" in renders, "the chooser's dashboard shows the car"
+        assert f"br-dash-{third}@{viewer}" not in renders, "nothing changed on the third dashboard"
+        assert f"br-shop@{viewer}" not in renders, "nobody bought anything"
