@@ -6,8 +6,10 @@ A game module defines::
 
     def board_context(*, view, seat, legal, names, finished) -> dict[str, Any]
 
-and its template reads the result as ``board``. Games without a module (heist, bridge_race, whose
-boards predate this) get no ``board``.
+and its template reads the result as ``board``; it may also name what each board fragment reads
+(``FRAGMENT_INPUTS``, below). A game without ``board_context`` gets no ``board``: bridge_race, whose
+board predates this, builds its model in the ``bridge_model`` tag and its module names only the
+inputs of its fragments.
 """
 
 from __future__ import annotations
