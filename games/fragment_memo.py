@@ -10,8 +10,8 @@ engine is most of a move's cost.
 The digest is taken of the inputs' pickle (three times faster than their ``repr``, which it once
 was): a snapshot, so an engine state changed in place later cannot make old inputs look current.
 Equal inputs that pickle differently (a set built in another order, an object shared in one and
-copied in the other) only cost a render; so does anything that cannot be pickled, which is digested
-by its ``repr``. Translated text may pickle as what it is a translation of: the language is in
+copied in the other) only cost a render; so does anything that cannot be pickled, which matches
+nothing. Translated text may pickle as what it is a translation of: the language is in
 every key. Inputs that leave out something the fragment reads would show a stale panel:
 with ``settings.HIDEOUT_CHECK_FRAGMENT_INPUTS`` (on in the tests) every reuse is rendered anyway and
 compared, and a difference is an error naming the fragment.
@@ -20,6 +20,7 @@ compared, and a difference is an error naming the fragment.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from collections.abc import Callable
 from typing import Any
@@ -40,8 +41,8 @@ class StaleInputs(AssertionError):
 def digest(inputs: Any) -> bytes:
     try:
         data = pickle.dumps(inputs, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # e.g. a lock or a generator: its repr (with an address, it only never matches)
-        data = repr(inputs).encode()
+    except Exception:  # e.g. a lock: a digest that matches nothing (a repr's address can be reused)
+        return os.urandom(16)
     return hashlib.blake2b(data, digest_size=16).digest()
 
 

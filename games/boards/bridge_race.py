@@ -55,7 +55,9 @@ def _shop_inputs(context: Any, key: Any) -> object:
     """``_shop.html`` (its buy buttons are action forms: the action address too)."""
     return (
         context.get("seat"),
-        _picked(context["view"], ("adventure_discard", "adventure_pile_size", "bonus_discard", "bonus_pile_size", "mode")),
+        _picked(
+            context["view"], ("adventure_discard", "adventure_pile_size", "bonus_discard", "bonus_pile_size", "mode")
+        ),
         _picked(context["view"].get("turn"), ("bought", "seat")),
         _picked(context.get("br"), ("adventure_discard", "bonus_discard", "face_up", "shop")),
         context.get("action_url"),

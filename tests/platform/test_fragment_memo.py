@@ -91,7 +91,7 @@ def test_a_heist_move_renders_only_the_panels_it_changed(
 
 def test_translated_text_and_what_cannot_be_pickled_are_digested(settings: Any) -> None:
     """The digest is a pickle: lazy translations match themselves (the language is in the key);
-    something that cannot be pickled falls back to its repr, which never matches another object's."""
+    something that cannot be pickled matches nothing, not even an object at the same address."""
     from threading import Lock
 
     from django.utils.translation import gettext_lazy
