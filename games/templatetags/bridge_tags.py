@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.bounded import BoundedCache
 from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
 from games.engines.bridge_race.state import ADVENTURE
 
@@ -944,27 +945,10 @@ def _mortar_hint(b: _Board, me: dict[str, Any], d: tuple[int, int]) -> str:
     return gettext("no car in the line of fire")
 
 
-@register.simple_tag
-def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dict[str, Any]:
-    """Everything the board template draws, computed once per render."""
-    names = dict(names or {})
-    board = view.get("board") or {}
-    wall_row = board.get("wall_row")
-    b = _Board(view)
-    turn = view.get("turn")
-    active = view.get("active_seat")
-    active = active if isinstance(active, int) and active >= 0 else None
-    players_info = view.get("players_info") or []
-    by_seat = {p["seat"]: p for p in players_info}
-    me = by_seat.get(seat) if isinstance(seat, int) else None
-    turn_seat = turn["seat"] if turn else None
-    legal = list(legal or ())
-    placements = view.get("placements") or {}
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for a in legal:
-        groups.setdefault(a["type"], []).append(a)
-
-    # objects and money piles
+def _objects_and_piles(
+    board: dict[str, Any], wall_row: int | None, by_seat: dict[int, dict[str, Any]], names: dict[int, str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]:
+    """The objects and money piles on the bridge, and their SVG layers (the same for every viewer)."""
     objects, piles = [], []
     for c in board.get("cells") or ():
         lane, row = c["lane"], c["row"]
@@ -990,6 +974,44 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
             piles.append({"x": x, "y": y, "amount": c["money"], "text": money(c["money"]),
                           "title": gettext("Money pile: %(amount)s (%(cell)s)") % {
                               "amount": money(c["money"]), "cell": cell_label(lane, row)}})
+    return objects, piles, mark_safe(_objects_svg(objects)), mark_safe(_piles_svg(piles))
+
+
+# The objects and money piles of one match state, drawn once for all its viewers (R-89: the board
+# is public): match, seed, version, language and the seat names -> (objects, piles, their SVG).
+_layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]] = BoundedCache(256)
+
+
+@register.simple_tag(takes_context=True)
+def bridge_model(context: template.Context, view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dict[str, Any]:
+    """Everything the board template draws, computed once per render."""
+    names = dict(names or {})
+    board = view.get("board") or {}
+    wall_row = board.get("wall_row")
+    b = _Board(view)
+    turn = view.get("turn")
+    active = view.get("active_seat")
+    active = active if isinstance(active, int) and active >= 0 else None
+    players_info = view.get("players_info") or []
+    by_seat = {p["seat"]: p for p in players_info}
+    me = by_seat.get(seat) if isinstance(seat, int) else None
+    turn_seat = turn["seat"] if turn else None
+    legal = list(legal or ())
+    placements = view.get("placements") or {}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for a in legal:
+        groups.setdefault(a["type"], []).append(a)
+
+    match = context.get("match")
+    layers_key = None
+    if match is not None and getattr(match, "pk", None) is not None:
+        layers_key = (match.pk, match.seed, match.version, get_language(), tuple(sorted(names.items())))
+    layers = _layers.get(layers_key) if layers_key is not None else None
+    if layers is None:
+        layers = _objects_and_piles(board, wall_row, by_seat, names)
+        if layers_key is not None:
+            _layers.put(layers_key, layers)
+    objects, piles, svg_objects, svg_piles = layers
 
     # cars on the bridge, in the river, past the ends
     cars, off_cars = [], []
@@ -1213,10 +1235,11 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
             }
             act["adventure"]["options_html"] = _options(act["adventure"]["cells"])
             adv_fmt = gettext("Place the chosen tile at %(cell)s")
-            for c, ts in cell_tiles.items():
-                targets.append({"x": cell_x(c[0]), "y": cell_y(c[1]), "lane": c[0], "row": c[1], "form": "br-adv",
-                                "field": "cell", "value": f"{c[0]},{c[1]}", "tiles": " ".join(ts), "kind": "adv",
-                                "label": adv_fmt % {"cell": labels.get(c) or cell_label(*c)}})
+            for spot, ts in cell_tiles.items():
+                targets.append({"x": cell_x(spot[0]), "y": cell_y(spot[1]), "lane": spot[0], "row": spot[1],
+                                "form": "br-adv", "field": "cell", "value": f"{spot[0]},{spot[1]}",
+                                "tiles": " ".join(ts), "kind": "adv",
+                                "label": adv_fmt % {"cell": labels.get(spot) or cell_label(*spot)}})
         cars_ = groups.get("CHOOSE_CAR", [])
         if cars_:
             chars = list(dict.fromkeys(a["character"] for a in cars_))
@@ -1284,9 +1307,9 @@ def bridge_model(view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dic
     prompt = view.get("prompt")
     prompt_seat = prompt["seat"] if prompt else None
     return {
-        "svg_objects": mark_safe(_objects_svg(objects)),
+        "svg_objects": svg_objects,
         "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
-        "svg_piles": mark_safe(_piles_svg(piles)),
+        "svg_piles": svg_piles,
         "svg_targets": mark_safe(_targets_svg(targets)),
         "width": WIDTH, "height": HEIGHT, "cell": CELL, "half": CELL // 2,
         "objects": objects, "piles": piles, "cars": cars, "off_cars": off_cars, "targets": targets,
