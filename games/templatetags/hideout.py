@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import uuid
+from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.middleware.csrf import get_token
 from django.template.base import FilterExpression
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -72,6 +76,24 @@ def action_button(context: template.Context, payload: dict[str, Any], label: str
         css or "btn",
         label,
     )
+
+
+@register.simple_tag
+def static_url(path: str) -> str:
+    """``{% static %}``, kept per path: every push renders each board's stylesheet link, and the
+    storage's lookup (manifest, URL join, app registry) was a twentieth of a board's rendering."""
+    return _static_url(path)
+
+
+@lru_cache(maxsize=128)
+def _static_url(path: str) -> str:
+    return static(path)
+
+
+@receiver(setting_changed)
+def _static_settings_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting in ("STATIC_URL", "STORAGES", "STATIC_ROOT", "INSTALLED_APPS"):
+        _static_url.cache_clear()
 
 
 @register.simple_tag
