@@ -91,6 +91,21 @@ def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
+_fragment_digests: dict[str, str] = {}
+_FRAGMENT_DIGESTS = 16384  # as many as games.fragment_memo keeps
+
+
+def _fragment_digest(html: str) -> str:
+    """``_digest(html)``, kept: a fragment reused from games.fragment_memo is the very string it was,
+    and Python keeps a string's hash, so finding it again costs no hashing of its text."""
+    found = _fragment_digests.get(html)
+    if found is None:
+        if len(_fragment_digests) >= _FRAGMENT_DIGESTS:
+            _fragment_digests.clear()  # simpler than an LRU, and rare: a dict operation is atomic
+        found = _fragment_digests[html] = _digest(html)
+    return found
+
+
 @dataclass
 class Rendered:
     """A seat's partials at one revision, the board split into its named fragments.
@@ -183,7 +198,7 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
         shell: str = render_to_string("games/match.html#board", context)
         out.shell, out.frags = shell, frags
         out.shell_digest = _digest(shell.partition(">")[2])
-        out.digests = {name: _digest(frag) for name, frag in frags.items()}
+        out.digests = {name: _fragment_digest(frag) for name, frag in frags.items()}
         _keep((match.pk, match.revision, user_id, language, "board"), out)
     if "log" in wanted:
         if log_after is None:
