@@ -12,9 +12,10 @@ import json
 import logging
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -257,14 +258,34 @@ def do_submit_action(
         return _submit(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
     except (IntegrityError, ServiceError):
         if idempotency_key:
-            receipt = ActionReceipt.objects.filter(match_id=match_id, seat=seat, key=idempotency_key).first()
+            receipt = _receipt(match_id, seat, idempotency_key)
             if receipt is not None:
-                if receipt.action and receipt.action != digest:
+                action, version = receipt
+                if action and action != digest:
                     raise ServiceError(
                         _("This key was already used for another action. Reload the board and try again."), status=409
                     ) from None
-                return SubmitResult(version=receipt.version, duplicate=True)
+                return SubmitResult(version=version, duplicate=True)
         raise
+
+
+@cache
+def _receipt_sql(vendor: str) -> str:
+    q = connection.ops.quote_name
+    column = {f.name: q(f.column or f.name) for f in ActionReceipt._meta.concrete_fields}
+    return (
+        f"SELECT {column['action']}, {column['version']} FROM {q(ActionReceipt._meta.db_table)}"
+        f" WHERE {column['match']} = %s AND {column['seat']} = %s AND {column['key']} = %s"
+    )
+
+
+def _receipt(match_id: int, seat: int, key: str) -> tuple[str, int] | None:
+    """(action digest, version) of the receipt of ``key``, if any: a plain query, since every move
+    refused for an old board looks for one (the unique key makes it one row at most)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_receipt_sql(connection.vendor), [match_id, seat, key])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
 
 
 def _refresh_cache(match_id: int) -> bool:
