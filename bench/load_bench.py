@@ -452,6 +452,7 @@ class Stats:
     final_bad: list[str] = field(default_factory=list)
     socket_failures: int = 0
     dropped_sockets: int = 0  # open sockets the server closed during play (the client does not reconnect)
+    closes: Counter[str] = field(default_factory=Counter)  # how each ended
     ws_errors: Counter[str] = field(default_factory=Counter)  # refused handshakes (retried)
     initial_connect: tuple[list[float], Counter[str]] = field(default_factory=lambda: ([], Counter()))
     loop_lag: list[float] = field(default_factory=list)
@@ -474,7 +475,9 @@ class MatchConn:
 class Sock:
     """One player's WebSocket: records when each update version arrived."""
 
-    def __init__(self, ws: Any, on_update: Callable[[int], None], on_lost: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, ws: Any, on_update: Callable[[int], None], on_lost: Callable[[str], None] | None = None
+    ) -> None:
         self.ws = ws
         self.on_update = on_update
         self.on_lost = on_lost
@@ -490,6 +493,7 @@ class Sock:
     async def _read(self) -> None:
         from websockets.exceptions import ConnectionClosed
 
+        reason = "closed by the server"
         try:
             async for raw in self.ws:
                 now = time.perf_counter()
@@ -523,12 +527,14 @@ class Sock:
                             keep.append((target, fut))
                     self.waiters = keep
                 self.on_update(version)
-        except (ConnectionClosed, OSError):
-            pass
+        except (ConnectionClosed, OSError) as exc:
+            reason = f"{type(exc).__name__}: {str(exc)[:80]}"
+        except Exception as exc:  # a message this client could not read: reported, not hidden
+            reason = f"client error {type(exc).__name__}: {str(exc)[:80]}"
         finally:
             self.closed = True
             if not self.closing and self.on_lost is not None:
-                self.on_lost()
+                self.on_lost(reason)
             for _target, fut in self.waiters:
                 if not fut.done():
                     fut.set_result(None)
@@ -685,8 +691,9 @@ class Client:
         self.stats.errors["ws: gave up after retries"] += 1
         return None
 
-    def _socket_dropped(self) -> None:
+    def _socket_dropped(self, reason: str) -> None:
         self.stats.dropped_sockets += 1
+        self.stats.closes[reason] += 1
 
     async def connect_match(self, match_id: int, seats: dict[int, Player]) -> MatchConn | None:
         conn = MatchConn(match_id, seats)
@@ -959,6 +966,7 @@ async def run_play(
         client.stats.errors.clear()
         client.stats.socket_failures = 0
         client.stats.dropped_sockets = 0
+        client.stats.closes.clear()
         client.stats.initial_connect = connect_stats
         lag = asyncio.create_task(client.loop_lag_monitor())
         pg = PgMonitor(args.pg_admin, args.dbname) if args.dbname else None
@@ -1190,6 +1198,9 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
     print(table(["CPU and PostgreSQL during the window", "value"], cpu_rows))
     if stats.errors:
         print(table(["error", "count"], [[k, v] for k, v in stats.errors.most_common(10)]))
+    if stats.closes:
+        closes = [[reason, n] for reason, n in stats.closes.most_common(5)]
+        print(table(["sockets lost during play: how", "count"], closes))
     refused = stats.initial_connect[1] + stats.ws_errors
     if refused:
         print(table(["refused WebSocket handshakes (retried)", "count"], [[k, v] for k, v in refused.most_common(5)]))
