@@ -227,11 +227,7 @@ def match_context(
         "revision": match.revision,
         "chat_version": match.chat_version,
         "error": error,
-        "action_url": match_url("match_action", match.pk),
-        "resign_url": match_url("match_resign", match.pk),
-        "board_template": f"games/{match.game}/board.html",
-        "game_name": _(rules.name),
-        "time_limit_text": duration_text(match.time_limit),
+        **_match_constants(match, rules),
         "option_rows": option_rows(match, rules) if match.status == Match.Status.LOBBY else [],
         "live": bool(getattr(rules, "live", False)),
     }
@@ -276,6 +272,24 @@ def match_context(
         s.number == viewer.seat and s.waiting_since for s in seats
     )
     return context
+
+
+def _match_constants(match: Match, rules: Any) -> dict[str, Any]:
+    """What every viewer's context says of the match itself (addresses, names of the game and its
+    time limit), worked out once per match object and language: a push renders every seat's board."""
+    key = (match.pk, match.game, match.time_limit, translation.get_language())
+    kept = getattr(match, "_match_constants", None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    constants = {
+        "action_url": match_url("match_action", match.pk),
+        "resign_url": match_url("match_resign", match.pk),
+        "board_template": f"games/{match.game}/board.html",
+        "game_name": _(rules.name),
+        "time_limit_text": duration_text(match.time_limit),
+    }
+    match._match_constants = (key, constants)  # type: ignore[attr-defined]
+    return constants
 
 
 def _every_viewers(match: Match, rules: Any, state: Any, names: dict[int, str], playing: bool) -> dict[str, Any]:
