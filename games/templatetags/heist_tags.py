@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -81,6 +83,18 @@ def role_tip(role: Any) -> SafeString:
         key.lower(),
         ROLE_NAMES[key],
     )
+
+
+@register.simple_tag
+def card_art() -> SafeString:
+    """The cards' SVG sprite, once per board: ``games/heist/_card_art.html`` holds no variable, so it
+    is read once per process instead of included on every push."""
+    return _card_art()
+
+
+@cache
+def _card_art() -> SafeString:
+    return mark_safe(render_to_string("games/heist/_card_art.html"))
 
 
 _role_help_html: dict[str, SafeString] = {}
