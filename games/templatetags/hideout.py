@@ -177,29 +177,38 @@ class SharedNode(template.Node):
         self.nodelist = nodelist
 
     def render(self, context: template.Context) -> SafeString:
-        from games.presenter import public_context
-
-        match = context["match"]
         key_value = None if self.key is None else self.key.resolve(context)
-        # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-        key = (match.pk, match.seed, match.revision, translation.get_language(), self.name, key_value)
-        html = _shared.get(key)
-        if html is None:
-            public_values = public_context(match)
+        return shared_html(context, self.name, key_value, self.nodelist)
 
-            def render() -> SafeString:
-                public = context.new(public_values)
-                public["shared_key"] = key_value
-                return mark_safe(self.nodelist.render(public))
 
-            inputs = boards.fragment_inputs(match.game, self.name)
-            if inputs is None:
-                html = render()
-            else:  # the same panel as at an earlier revision is not rendered again
-                memo_key = (match.pk, match.seed, key[3], "shared", self.name, key_value)
-                html = fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
-            _shared.put(key, html)
-        return html
+def shared_html(
+    context: template.Context, name: str, key_value: Any, nodelist: template.NodeList, *, strip: bool = False
+) -> SafeString:
+    """``nodelist`` rendered from the spectator's context with ``shared_key``, once per match
+    revision and language (see :class:`SharedNode`); ``strip``: without surrounding whitespace."""
+    from games.presenter import public_context
+
+    match = context["match"]
+    # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
+    key = (match.pk, match.seed, match.revision, translation.get_language(), name, key_value)
+    html = _shared.get(key)
+    if html is None:
+        public_values = public_context(match)
+
+        def render() -> SafeString:
+            public = context.new(public_values)
+            public["shared_key"] = key_value
+            html = nodelist.render(public)
+            return mark_safe(html.strip() if strip else html)
+
+        inputs = boards.fragment_inputs(match.game, name)
+        if inputs is None:
+            html = render()
+        else:  # the same panel as at an earlier revision is not rendered again
+            memo_key = (match.pk, match.seed, key[3], "shared", name, key_value)
+            html = fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
+        _shared.put(key, html)
+    return html
 
 
 def forget_shared() -> None:
@@ -273,9 +282,29 @@ class FragmentNode(template.Node):
         return fragment_memo.rendered(memo_key, inputs(context, key_value), render)
 
 
+class SharedFragmentNode(FragmentNode):
+    """``{% shared_fragment "name" [key] %}<div id="name">…</div>{% endshared_fragment %}``: a fragment
+    every viewer sees alike, the whole of it (its element too) rendered as ``{% shared %}`` renders its
+    block: from the spectator's context, where the key is ``shared_key``, once per match revision and
+    language. A push then costs each further seat a lookup, not a walk of the fragment's template.
+    """
+
+    def _html(self, context: template.Context, key_value: Any) -> SafeString:
+        return shared_html(context, self.name, key_value, self.nodelist, strip=True)
+
+
 def placeholder(name: str) -> str:
     """Where fragment ``name`` sits in a board's shell."""
     return f"<!--fragment:{name}-->"
+
+
+@register.tag("shared_fragment")
+def shared_fragment(parser: Any, token: Any) -> SharedFragmentNode:
+    usage = '{% shared_fragment "name" [key] %}…{% endshared_fragment %}'
+    name, key = _name_and_key(parser, token, usage)
+    nodelist = parser.parse(("endshared_fragment",))
+    parser.delete_first_token()
+    return SharedFragmentNode(name, key, nodelist)
 
 
 @register.tag("fragment")
