@@ -16,6 +16,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+# Celery's Django fixup puts the working directory first on sys.path when the app loads: a script of
+# one checkout run from another (an A/B against a worktree) would import the other's games package.
+os.chdir(ROOT)
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
