@@ -92,12 +92,15 @@ def _digest(text: str) -> str:
 
 
 _fragment_digests: dict[str, str] = {}
-_FRAGMENT_DIGESTS = 16384  # as many as games.fragment_memo keeps
+_FRAGMENT_DIGESTS = 4096
+_KEPT_DIGEST_CHARS = 8192  # at most 32 MB held here: bridge_race's drawing layers are new every move
 
 
 def _fragment_digest(html: str) -> str:
-    """``_digest(html)``, kept: a fragment reused from games.fragment_memo is the very string it was,
-    and Python keeps a string's hash, so finding it again costs no hashing of its text."""
+    """``_digest(html)``, kept for a panel-sized fragment: one reused from games.fragment_memo is the
+    very string it was, and Python keeps a string's hash, so finding it again hashes nothing."""
+    if len(html) > _KEPT_DIGEST_CHARS:
+        return _digest(html)
     found = _fragment_digests.get(html)
     if found is None:
         if len(_fragment_digests) >= _FRAGMENT_DIGESTS:

@@ -145,3 +145,12 @@ def test_a_bridge_race_move_renders_only_the_dashboards_it_changed(
         assert f"br-dash-{mover}@{viewer}" in renders, "the chooser's dashboard shows the car"
         assert f"br-dash-{third}@{viewer}" not in renders, "nothing changed on the third dashboard"
         assert f"br-shop@{viewer}" not in renders, "nobody bought anything"
+
+
+def test_a_fragments_digest_is_its_texts_whether_kept_or_not() -> None:
+    """Sockets compare digests made by other processes: a kept digest must be the text's own."""
+    small, big = "<p>" + "a" * 100 + "</p>", "<g>" + "x" * 9000 + "</g>"
+    for html in (small, big, small, big):
+        assert pushes._fragment_digest(html) == pushes._digest(html)
+    assert pushes._fragment_digest(small) != pushes._fragment_digest(small.replace("a", "b", 1))
+    assert big not in pushes._fragment_digests  # a drawing layer is not held here
