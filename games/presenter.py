@@ -352,9 +352,11 @@ def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
 
 def public_context(match: Match) -> dict[str, Any]:
     """The board context of a spectator: what every viewer may see (for shared fragments)."""
+    # In the current language: the context holds worded values (the game's name, a result panel).
+    key = (match.revision, translation.get_language())
     cached = getattr(match, "_public_context", None)
-    if cached is None or cached[0] != match.revision:
-        cached = (match.revision, match_context(match, None, parts=frozenset({"board"})))
+    if cached is None or cached[0] != key:
+        cached = (key, match_context(match, None, parts=frozenset({"board"})))
         match._public_context = cached  # type: ignore[attr-defined]
     return cached[1]
 

@@ -154,3 +154,20 @@ def test_a_fragments_digest_is_its_texts_whether_kept_or_not() -> None:
         assert pushes._fragment_digest(html) == pushes._digest(html)
     assert pushes._fragment_digest(small) != pushes._fragment_digest(small.replace("a", "b", 1))
     assert big not in pushes._fragment_digests  # a drawing layer is not held here
+
+
+@pytest.mark.django_db
+def test_the_spectators_context_of_shared_fragments_is_kept_per_language(make_user: Any) -> None:
+    """A table whose players read different languages: a shared fragment in Chinese is rendered
+    from a context worded in Chinese, not from the one the first (English) seat's push built."""
+    from django.utils import translation
+
+    from games.presenter import public_context
+
+    match, _by_seat = started_match(make_user, "heist", 3)
+    with translation.override("en"):
+        english = public_context(match)
+    with translation.override("zh-hant"):
+        chinese = public_context(match)
+    assert english["game_name"] == "Heist"
+    assert chinese["game_name"] != english["game_name"]
