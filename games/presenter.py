@@ -136,17 +136,35 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
     else:
         rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version).order_by("seq")
         new = [(row.seq, row.to_event()) for row in rows]
+    # An event's lines read the same for every seat that sees it alike (all of them, unless it
+    # holds a secret), so a push's seats word each new event once, on this match object (the row
+    # that store.remember_row keeps goes without them).
+    worded: dict[tuple[Any, ...], list[dict[str, Any]]] = match.__dict__.setdefault("_worded_events", {})
+    language = translation.get_language()
     for seq, event in new:
-        for line in rules.log_lines(event_for(event, seat, finished)):
-            params = {k: render_param(k, v, names, terms) for k, v in line.params.items()}
-            try:
-                text = _(line.message) % params if params else _(line.message)
-            except (KeyError, ValueError, TypeError):
-                text = line.message
-            lines.append({"seq": seq, "text": text})
+        alike = None if event.secret is None or seat is None else seat in event.visible_to
+        word_key = (seq, language, finished, alike)
+        event_lines = worded.get(word_key)
+        if event_lines is None:
+            event_lines = worded[word_key] = _event_lines(rules, event_for(event, seat, finished), seq, names, terms)
+        lines.extend(event_lines)
     lines = lines[-limit:]
     _log_cache.put(key, (match.version, lines))
     return lines
+
+
+def _event_lines(
+    rules: Any, event: dict[str, Any], seq: int, names: dict[int, str], terms: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    out = []
+    for line in rules.log_lines(event):
+        params = {k: render_param(k, v, names, terms) for k, v in line.params.items()}
+        try:
+            text = _(line.message) % params if params else _(line.message)
+        except (KeyError, ValueError, TypeError):
+            text = line.message
+        out.append({"seq": seq, "text": text})
+    return out
 
 
 def chat_rows(match: Match) -> list[ChatMessage]:

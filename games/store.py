@@ -46,7 +46,7 @@ _rows: BoundedCache[int, Match] = BoundedCache(2048)
 def remember_row(match: Match) -> None:
     """Keep a copy of ``match``'s row as this process last wrote it (for the guarded write)."""
     row = copy.copy(match)
-    for attr in ("_seat_cache", "_log_events", "_chat_rows", "_public_context", "_match_constants"):
+    for attr in ("_seat_cache", "_log_events", "_chat_rows", "_public_context", "_match_constants", "_worded_events"):
         row.__dict__.pop(attr, None)
     _rows.put(match.pk, row)
 

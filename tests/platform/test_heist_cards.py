@@ -147,3 +147,19 @@ def test_item1_a_prompted_player_and_a_called_heist_show_their_countdowns() -> N
     assert [n["due"] for n in boss_notices(view, 1, names)] == [1300.0]
     assert boss_notices(view, 3, names) == []  # Dan has decided: nothing is asked of him
     assert boss_notices({**view, "phase": "planning"}, 2, names) == []
+
+
+def test_a_secret_events_line_is_worded_for_its_owner_alone(make_user: Any) -> None:
+    """A push words each new event once per way of seeing it, on the one match object every seat's
+    board is rendered from: the chooser's line names the role, the others' lines do not."""
+    from games.models import Match
+    from games.presenter import prefetch_log
+
+    match, _ = started_match(make_user)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    after = Match.objects.get(pk=match.pk)
+    prefetch_log(after, [0, 1, 2], {})
+    lines = {seat: [line["text"] for line in log_lines(after, seat)] for seat in (0, 1, 2)}
+    assert any("Goon" in text for text in lines[0][-2:]), lines[0][-2:]
+    assert not any("Goon" in text for text in lines[1] + lines[2])
+    assert lines[1] == lines[2]
