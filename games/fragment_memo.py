@@ -46,9 +46,20 @@ def digest(inputs: Any) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def rendered(key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString]) -> SafeString:
-    """The fragment kept under ``key`` if it was rendered from the same ``inputs``, else ``render()``."""
+def rendered(
+    key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString], *, by_inputs: bool = False
+) -> SafeString:
+    """The fragment kept under ``key`` if it was rendered from the same ``inputs``, else ``render()``.
+
+    ``by_inputs``: ``key`` names the fragment for every viewer of a game whose views are all public,
+    and each set of inputs has its own slot: viewers whose inputs are the same share the HTML (a
+    dashboard is "yours" for one seat and alike for the four others), and one viewer's render does
+    not push out another's. Never for a game with secrets: inputs that missed what one seat may
+    see would give it to another.
+    """
     wanted = digest(inputs)
+    if by_inputs:
+        key = (*key, wanted)
     kept = _kept.get(key)
     if kept is not None and kept[0] == wanted:
         if getattr(settings, "HIDEOUT_CHECK_FRAGMENT_INPUTS", False):

@@ -250,6 +250,9 @@ def match_context(
         "live": bool(getattr(rules, "live", False)),
     }
     context["parts"] = parts
+    # Read by every fragment of a push (games.templatetags.hideout): cheaper than asking the
+    # translation machinery (a thread- and task-local) once per fragment.
+    context["render_language"] = translation.get_language()
     if match.status in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED) and match.version > 0:
         state = load_state(match)
         seat = viewer.seat
@@ -267,6 +270,7 @@ def match_context(
         )
         board = boards.context_for(
             match.game,
+            state_key=(match.pk, match.seed, match.version),
             view=context["view"],
             seat=seat,
             legal=context["legal"],

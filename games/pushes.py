@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
-from . import broadcaster, seat_rows
+from . import broadcaster, seat_rows, shell_memo
 from .bounded import BoundedCache
 from .engines.base import Event
 from .models import Match, Seat
@@ -61,6 +61,7 @@ def _keep(key: tuple[Any, ...], rendered: Rendered) -> None:
 def forget_rendered() -> None:
     """Drop every board this process kept (tests start from nothing: their match ids repeat)."""
     _rendered.clear()
+    shell_memo.forget()
 
 
 def rendered_board(match_id: int, revision: int, user_id: int, language: str) -> str | None:
@@ -196,12 +197,9 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
         seat=context["seat"],
     )
     if "board" in wanted:
-        frags: dict[str, str] = {}
-        context["fragments"] = frags  # each fragment lands here, a placeholder in the shell
-        shell: str = render_to_string("games/match.html#board", context)
-        out.shell, out.frags = shell, frags
-        out.shell_digest = _digest(shell.partition(">")[2])
-        out.digests = {name: _fragment_digest(frag) for name, frag in frags.items()}
+        board = shell_memo.render_board(context, _digest)
+        out.shell, out.shell_digest, out.frags = board.shell, board.body_digest, board.frags
+        out.digests = {name: _fragment_digest(frag) for name, frag in board.frags.items()}
         _keep((match.pk, match.revision, user_id, language, "board"), out)
     if "log" in wanted:
         if log_after is None:

@@ -7,14 +7,14 @@ A game module defines::
     def board_context(*, view, seat, legal, names, finished) -> dict[str, Any]
 
 and its template reads the result as ``board``; it may also name what each board fragment reads
-(``FRAGMENT_INPUTS``, below). A game without ``board_context`` gets no ``board``: bridge_race, whose
-board predates this, builds its model in the ``bridge_model`` tag and its module names only the
-inputs of its fragments.
+(``FRAGMENT_INPUTS``, below) and what its board reads around them (``SHELL_INPUTS``). A game
+without ``board_context`` gets no ``board``.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -35,11 +35,21 @@ def _builder(game: str) -> Any:
     return getattr(_module(game), "board_context", None)
 
 
-def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:
-    """The board context of ``game`` for these inputs, or ``None`` if the game has no board module."""
+@cache
+def _wants_state_key(game: str) -> bool:
+    return "state_key" in inspect.signature(_builder(game)).parameters
+
+
+def context_for(game: str, *, state_key: tuple[Any, ...], **inputs: Any) -> dict[str, Any] | None:
+    """The board context of ``game`` for these inputs, or ``None`` if the game has no board module.
+
+    A builder that takes ``state_key`` (match, seed, version: the state the view is of) may keep
+    what every viewer of that state sees alike."""
     builder = _builder(game)
     if builder is None:
         return None
+    if _wants_state_key(game):
+        inputs["state_key"] = state_key
     result: dict[str, Any] = builder(**inputs)
     return result
 
@@ -61,3 +71,11 @@ def fragment_inputs(game: str, name: str) -> FragmentInputs | None:
 
     module_inputs: dict[str, FragmentInputs] = getattr(_module(game), "FRAGMENT_INPUTS", {})
     return module_inputs.get(name) or common.FRAGMENT_INPUTS.get(name)
+
+
+@cache
+def shell_inputs(game: str) -> Callable[[Any], object] | None:
+    """What ``game``'s board reads outside its fragments (``SHELL_INPUTS(context)`` in its module), for
+    :mod:`games.shell_memo`; ``None``: the shell is rendered every time."""
+    found: Callable[[Any], object] | None = getattr(_module(game), "SHELL_INPUTS", None)
+    return found

@@ -1,9 +1,12 @@
-"""bridge_race's board fragments: what each one reads (:mod:`games.fragment_memo`).
+"""bridge_race's board: its model, what each fragment reads (:mod:`games.fragment_memo`) and what
+its shell reads (:mod:`games.shell_memo`).
 
-The board's model (``br``) is built by the ``bridge_model`` tag in ``games/bridge_race/board.html``
-(the board predates the board modules); a fragment is rendered again only when the parts of ``br``
-and of the view that it draws changed for its viewer. After a move most of the five dashboards,
-the shop and the other seats' action panels are unchanged.
+The board's model (``board``) is :func:`games.templatetags.bridge_tags.bridge_model`; a fragment
+is rendered again only when the parts of it and of the view that it draws changed for its viewer.
+After a move most of the five dashboards, the shop and the other seats' action panels are
+unchanged. The board is public (R-89): a fragment is kept once per set of inputs for all viewers
+(:func:`games.fragment_memo.rendered`, ``by_inputs``), so its inputs name what it shows of the
+viewer, and nothing more.
 """
 
 from __future__ import annotations
@@ -11,7 +14,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from games.templatetags.bridge_tags import bridge_model
+
 from . import FragmentInputs
+
+
+def board_context(
+    *,
+    view: dict[str, Any],
+    seat: int | None,
+    legal: list[dict[str, Any]],
+    names: Mapping[int, str],
+    finished: bool,
+    state_key: tuple[Any, ...] | None,
+) -> dict[str, Any]:
+    return bridge_model(view, seat, legal, names, state_key)
 
 
 def _picked(mapping: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[Any, ...]:
@@ -21,17 +38,24 @@ def _picked(mapping: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[Any
 
 def _dashboard_inputs(context: Any, key: Any) -> object:
     """``_players.html``: a dashboard draws its player's entry of ``br.players`` and nothing else."""
-    players = (context.get("br") or {}).get("players") or ()
+    players = (context.get("board") or {}).get("players") or ()
     return next((p for p in players if p.get("seat") == key), None)
+
+
+def _viewer_acts(context: Any) -> tuple[bool, bool]:
+    """All that the status line, the shop and the dice tray read of their viewer: whether it is the
+    seat taking its turn or the one acting (so that the seats that are neither share them)."""
+    view, seat = context["view"], context.get("seat")
+    return seat is not None and (view.get("turn") or {}).get("seat") == seat, view.get("active_seat") == seat
 
 
 def _status_inputs(context: Any, key: Any) -> object:
     """``_status.html``."""
     return (
-        context.get("seat"),
+        _viewer_acts(context),
         _picked(context["view"], ("round", "phase", "turn", "prompt", "active_seat")),
         _picked(
-            context.get("br"),
+            context.get("board"),
             (
                 "active_name",
                 "arrested",
@@ -54,12 +78,12 @@ def _status_inputs(context: Any, key: Any) -> object:
 def _shop_inputs(context: Any, key: Any) -> object:
     """``_shop.html`` (its buy buttons are action forms: the action address too)."""
     return (
-        context.get("seat"),
+        _viewer_acts(context),
         _picked(
             context["view"], ("adventure_discard", "adventure_pile_size", "bonus_discard", "bonus_pile_size", "mode")
         ),
         _picked(context["view"].get("turn"), ("bought", "seat")),
-        _picked(context.get("br"), ("adventure_discard", "bonus_discard", "face_up", "shop")),
+        _picked(context.get("board"), ("adventure_discard", "bonus_discard", "face_up", "shop")),
         context.get("action_url"),
     )
 
@@ -67,9 +91,9 @@ def _shop_inputs(context: Any, key: Any) -> object:
 def _act_inputs(context: Any, key: Any) -> object:
     """The action panel: ``_actions.html`` on the viewer's turn, else the dice tray (``_dice.html``)."""
     return (
-        context.get("seat"),
+        _viewer_acts(context),
         _picked(context["view"].get("turn"), ("seat", "pool", "steps_left")),
-        _picked(context.get("br"), ("my_turn", "act", "tray", "turn_name")),
+        _picked(context.get("board"), ("my_turn", "act", "tray", "turn_name")),
         context.get("action_url"),
     )
 
@@ -80,3 +104,11 @@ FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "br-shop": _shop_inputs,
     "br-act": _act_inputs,
 }
+
+
+def _shell_inputs(context: Any) -> object:
+    """``board.html`` and ``_players.html`` outside their fragments: the seat, a dashboard per player."""
+    return context.get("seat"), [p["seat"] for p in (context.get("board") or {}).get("players") or ()]
+
+
+SHELL_INPUTS = _shell_inputs

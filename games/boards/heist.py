@@ -255,3 +255,11 @@ FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "heist-offers": _offers_inputs,
     "heist-final": lambda context, key: context["view"].get("final"),
 }
+
+
+def _shell_inputs(context: Any) -> object:
+    """``board.html`` outside its fragments: the seat it is drawn for and a panel per seat."""
+    return context.get("seat"), [s.number for s in context.get("seats") or ()]
+
+
+SHELL_INPUTS = _shell_inputs

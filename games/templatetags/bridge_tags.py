@@ -1,6 +1,6 @@
 """Bridge Race's words and drawing helpers for templates (the engine only knows ids).
 
-``{% bridge_model view seat legal names as br %}`` turns the engine view (R-89) and this seat's
+``bridge_model(view, seat, legal, names)`` turns the engine view (R-89) and this seat's
 legal actions (R-93) into what ``templates/games/bridge_race/board.html`` draws: SVG coordinates,
 translated names and titles, and the legal actions grouped per control. ``{% bridge_backdrop view %}``
 is the static part of the bridge (cells, water, guardrails, zones, symbols), cached per layout and
@@ -982,9 +982,14 @@ def _objects_and_piles(
 _layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]] = BoundedCache(256)
 
 
-@register.simple_tag(takes_context=True)
-def bridge_model(context: template.Context, view: dict[str, Any], seat: Any, legal: Any, names: Any) -> dict[str, Any]:
-    """Everything the board template draws, computed once per render."""
+def bridge_model(
+    view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None = None
+) -> dict[str, Any]:
+    """Everything the board template draws (``board``, see games.boards.bridge_race), once per render.
+
+    ``state_key`` names the match state the view is of (match, seed, version): the objects and
+    money piles, alike for every viewer, are then drawn once per state, language and seat names.
+    """
     names = dict(names or {})
     board = view.get("board") or {}
     wall_row = board.get("wall_row")
@@ -1002,10 +1007,9 @@ def bridge_model(context: template.Context, view: dict[str, Any], seat: Any, leg
     for a in legal:
         groups.setdefault(a["type"], []).append(a)
 
-    match = context.get("match")
     layers_key = None
-    if match is not None and getattr(match, "pk", None) is not None:
-        layers_key = (match.pk, match.seed, match.version, get_language(), tuple(sorted(names.items())))
+    if state_key is not None:
+        layers_key = (*state_key, get_language(), tuple(sorted(names.items())))
     layers = _layers.get(layers_key) if layers_key is not None else None
     if layers is None:
         layers = _objects_and_piles(board, wall_row, by_seat, names)

@@ -17,7 +17,7 @@ from django import template
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.middleware.csrf import get_token
-from django.template.base import FilterExpression
+from django.template.base import FilterExpression, Token
 from django.templatetags.static import static
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
@@ -115,6 +115,13 @@ def get(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
+def with_seat(items: Any, seat: Any) -> Any:
+    """The item of ``items`` (dicts) whose ``"seat"`` is ``seat``:
+    ``{% with p=board.players|with_seat:fragment_key %}``."""
+    return next((item for item in items or () if item.get("seat") == seat), None)
+
+
+@register.filter
 def numbered(seats: Any, number: Any) -> Any:
     """The seat of ``seats`` whose ``number`` is ``number``: ``{% with s=seats|numbered:shared_key %}``."""
     return next((s for s in seats or () if s.number == number), None)
@@ -181,6 +188,13 @@ class SharedNode(template.Node):
         return shared_html(context, self.name, key_value, self.nodelist)
 
 
+def render_language(context: template.Context) -> str:
+    """The language ``context`` is rendered in: what games.presenter.match_context wrote in it (the
+    current language when it was built), else the current language."""
+    found = context.get("render_language")
+    return found if isinstance(found, str) else translation.get_language()
+
+
 def shared_html(
     context: template.Context, name: str, key_value: Any, nodelist: template.NodeList, *, strip: bool = False
 ) -> SafeString:
@@ -190,7 +204,7 @@ def shared_html(
 
     match = context["match"]
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-    key = (match.pk, match.seed, match.revision, translation.get_language(), name, key_value)
+    key = (match.pk, match.seed, match.revision, render_language(context), name, key_value)
     html = _shared.get(key)
     if html is None:
         public_values = public_context(match)
@@ -242,33 +256,60 @@ class FragmentNode(template.Node):
     board it passes a dict as ``fragments`` in the context; each fragment records its HTML there,
     so a socket can be sent only the fragments that changed since its last update
     (:mod:`games.pushes`); the board then holds a placeholder in its place.
-    ``{% fragment "name" key %}`` is one of a loop's: its name (and id) is ``name-key``.
+    ``{% fragment "name" key %}`` is one of a loop's: its name (and id) is ``name-key``. With
+    ``{% fragment "name" key by_key %}`` it promises to read nothing of its loop but its key, as
+    ``fragment_key`` (finding its item with it, e.g. ``board.players|with_seat:fragment_key``), so
+    that it can be rendered without its loop (a kept shell, :mod:`games.shell_memo`).
     Fragments are never nested. A fragment whose game declares its inputs is rendered again only
     when they changed for its viewer (:mod:`games.fragment_memo`); so is a shared one.
     """
 
-    def __init__(self, name: str, key: FilterExpression | None, nodelist: template.NodeList) -> None:
+    def __init__(
+        self, name: str, key: FilterExpression | None, nodelist: template.NodeList, *, by_key: bool = False
+    ) -> None:
         self.name = name
         self.key = key
         self.nodelist = nodelist
         self.has_shared = bool(nodelist.get_nodes_by_type(SharedNode))
+        self.by_key = by_key
 
     def render(self, context: template.Context) -> SafeString:
         key_value = None if self.key is None else self.key.resolve(context)
         html = self._html(context, key_value)
         found = context.get("fragments")
         if isinstance(found, dict):
-            # Split mode (games.pushes.render_seat): the fragment goes to the dict and the board
-            # keeps a placeholder, so the board comes out as its shell with no search to cut it.
-            name = self.name if self.key is None else f"{self.name}-{key_value}"
+            # Split mode (games.shell_memo): the fragment goes to the dict and the board keeps a
+            # placeholder, so the board comes out as its shell with no search to cut it.
+            name = self.fragment_name(key_value)
             found[name] = html
+            plan = context.get("fragment_plan")
+            if isinstance(plan, list):
+                plan.append((self, key_value, self._alone(context)))
             return mark_safe(placeholder(name))
         return html
 
+    def fragment_name(self, key_value: Any) -> str:
+        return self.name if self.key is None else f"{self.name}-{key_value}"
+
+    def fragment_html(self, context: template.Context, key_value: Any) -> SafeString:
+        """The fragment alone, in ``context`` (the board's own: see :mod:`games.shell_memo`)."""
+        return self._html(context, key_value)
+
+    def _alone(self, context: template.Context) -> bool:
+        """Whether the fragment reads nothing but the board's own context here: nothing a loop, a
+        ``{% with %}`` or a tag's ``as`` put above it (an ``{% include %}`` pushes an empty level)."""
+        if self.by_key:
+            return True  # it reads its loop's item through its key (see the class)
+        levels = context.dicts
+        base = next((i for i, level in enumerate(levels) if "fragments" in level), len(levels))
+        return not any(levels[base + 1 :])
 
     def _html(self, context: template.Context, key_value: Any) -> SafeString:
         def render() -> SafeString:
-            return mark_safe(self.nodelist.render(context).strip())
+            if not self.by_key:
+                return mark_safe(self.nodelist.render(context).strip())
+            with context.push(fragment_key=key_value):
+                return mark_safe(self.nodelist.render(context).strip())
 
         match = context.get("match")
         # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.
@@ -278,8 +319,12 @@ class FragmentNode(template.Node):
         inputs = boards.fragment_inputs(match.game, self.name)
         if inputs is None:
             return render()
-        memo_key = (match.pk, match.seed, translation.get_language(), context.get("seat"), self.name, key_value)
-        return fragment_memo.rendered(memo_key, inputs(context, key_value), render)
+        # A game whose views are all public (R-89 for bridge_race) keeps one copy per set of inputs, not per
+        # viewer: its inputs name the viewer where the fragment shows it.
+        public = getattr(context.get("rules"), "views_public", False) is True
+        viewer = "any viewer" if public else context.get("seat")
+        memo_key = (match.pk, match.seed, render_language(context), viewer, self.name, key_value)
+        return fragment_memo.rendered(memo_key, inputs(context, key_value), render, by_inputs=public)
 
 
 class SharedFragmentNode(FragmentNode):
@@ -291,6 +336,9 @@ class SharedFragmentNode(FragmentNode):
 
     def _html(self, context: template.Context, key_value: Any) -> SafeString:
         return shared_html(context, self.name, key_value, self.nodelist, strip=True)
+
+    def _alone(self, context: template.Context) -> bool:
+        return True  # rendered from the spectator's context and its key, wherever it sits
 
 
 def placeholder(name: str) -> str:
@@ -309,7 +357,13 @@ def shared_fragment(parser: Any, token: Any) -> SharedFragmentNode:
 
 @register.tag("fragment")
 def fragment(parser: Any, token: Any) -> FragmentNode:
-    name, key = _name_and_key(parser, token, '{% fragment "name" [key] %}…{% endfragment %}')
+    usage = '{% fragment "name" [key [by_key]] %}…{% endfragment %}'
+    by_key = token.contents.endswith(" by_key")
+    if by_key:
+        token = Token(token.token_type, token.contents.removesuffix(" by_key"), token.position, token.lineno)
+    name, key = _name_and_key(parser, token, usage)
+    if by_key and key is None:
+        raise template.TemplateSyntaxError(f"usage: {usage}")
     nodelist = parser.parse(("endfragment",))
     parser.delete_first_token()
-    return FragmentNode(name, key, nodelist)
+    return FragmentNode(name, key, nodelist, by_key=by_key)

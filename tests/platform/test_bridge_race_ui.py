@@ -27,6 +27,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.boards.bridge_race import board_context
 from games.engines.base import DecideContext
 from games.engines.bridge_race import RULES
 from games.engines.bridge_race.state import Prompt
@@ -228,11 +229,14 @@ def test_board_partial_renders_fast(make_user: Any) -> None:
 
 def render(state: Any, seat: int | None) -> str:
     legal = RULES.legal_actions(state, seat) if seat is not None else []
+    view = RULES.view(state, seat)
+    names = {i: f"Player {i + 1}" for i in range(state.players)}
     context = {
-        "view": RULES.view(state, seat),
+        "view": view,
         "seat": seat,
         "legal": legal,
-        "names": {i: f"Player {i + 1}" for i in range(state.players)},
+        "names": names,
+        "board": board_context(view=view, seat=seat, legal=legal, names=names, finished=False, state_key=None),
         "seats": [],
         "version": 42,
         "action_url": "/m/1/action/",

@@ -1,0 +1,134 @@
+"""A board's shell kept per viewer, so that a push does not walk the board's template (issue 8, item 3).
+
+The shell is the board partial with each fragment replaced by its placeholder (see
+``games.pushes.render_seat``). After a heist move the shell of every seat is the same as before: only
+fragments changed. A game that names what its shell reads outside its fragments (``SHELL_INPUTS`` in
+its ``games.boards.<game>`` module: a function of the viewer's context) has the shell kept per
+viewer with a digest of those inputs. The next render with the same digest takes the kept shell
+and renders only its fragments, from the list of fragments the walk met (each still kept or
+rendered again under its own inputs, :mod:`games.fragment_memo`), instead of running the shell's
+template around them.
+
+A fragment can be rendered on its own only where the walk met it in the board's own context: a
+plain fragment inside a loop or a ``{% with %}`` (or after a tag set a variable for it) reads
+variables only the walk had, so a shell with one is never kept. A shared fragment is rendered from
+the spectator's context and its key, wherever it sits. The opening tag carries the revision and
+the game version, which change with every move: it is kept with them written in and they are
+replaced. With ``settings.HIDEOUT_CHECK_FRAGMENT_INPUTS`` (on in the tests) every reuse is walked
+anyway and compared, and a difference is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.template.context import make_context
+from django.template.loader import get_template, render_to_string
+from django.utils import translation
+
+from . import boards, fragment_memo
+from .bounded import BoundedCache
+from .templatetags.hideout import FragmentNode
+
+BOARD_TEMPLATE = "games/match.html#board"
+
+ShellInputs = Callable[[Any], object]
+Plan = tuple[tuple[FragmentNode, Any], ...]  # the fragments of a shell, with their keys, in order
+
+
+@dataclass(frozen=True)
+class Board:
+    shell: str
+    body_digest: str  # of the shell after its opening tag
+    frags: dict[str, str]
+
+
+@dataclass(frozen=True)
+class _Kept:
+    inputs: bytes
+    head: str  # the opening tag, as rendered at `stamp`
+    stamp: str
+    body: str
+    body_digest: str
+    plan: Plan
+
+
+_kept: BoundedCache[tuple[Any, ...], _Kept] = BoundedCache(4096)
+
+
+def forget() -> None:
+    """Drop every kept shell (tests start from nothing: their match ids repeat)."""
+    _kept.clear()
+
+
+def _stamp(context: dict[str, Any]) -> str:
+    # What match.html#board writes into its opening tag from the context.
+    return f'data-version="{context["revision"]}" data-game-version="{context["version"]}"'
+
+
+def _inputs(game_inputs: ShellInputs, context: dict[str, Any]) -> object:
+    match = context["match"]
+    # What match.html#board reads outside its fragments and its opening tag, then the game's board.
+    generic = (match.status, context["seat"], context["board_template"])
+    return generic, context["resign_url"], game_inputs(context)
+
+
+def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board:
+    """The board partial of ``context`` (a viewer's match context) split into its shell and fragments;
+    ``digest`` digests the shell's body."""
+    match = context["match"]
+    game_inputs: ShellInputs | None = boards.shell_inputs(match.game)
+    # A lobby (no view yet) shows its seats and options, not a board: it is walked every time.
+    if game_inputs is None or not context.get("view") or context.get("request") is not None or context.get("error"):
+        return _walk(context, digest)[0]
+    key = (match.pk, match.seed, translation.get_language(), context["seat"])
+    wanted = fragment_memo.digest(_inputs(game_inputs, context))
+    kept = _kept.get(key)
+    if kept is not None and kept.inputs == wanted:
+        reused = _reuse(kept, context)
+        if getattr(settings, "HIDEOUT_CHECK_FRAGMENT_INPUTS", False):
+            _check(reused, _walk(context, digest)[0], key)
+        return reused
+    board, plan = _walk(context, digest)
+    stamp = _stamp(context)
+    head, close, body = board.shell.partition(">")
+    if plan is not None and stamp in head:
+        _kept.put(key, _Kept(wanted, head + close, stamp, body, board.body_digest, plan))
+    return board
+
+
+def _walk(context: dict[str, Any], digest: Callable[[str], str]) -> tuple[Board, Plan | None]:
+    frags: dict[str, str] = {}
+    plan: list[tuple[FragmentNode, Any, bool]] = []
+    context["fragments"] = frags  # each fragment lands here, a placeholder in the shell
+    context["fragment_plan"] = plan
+    try:
+        shell: str = render_to_string(BOARD_TEMPLATE, context)
+    finally:
+        del context["fragment_plan"]
+    board = Board(shell, digest(shell.partition(">")[2]), frags)
+    if not all(alone for _node, _key, alone in plan):
+        return board, None
+    return board, tuple((node, key) for node, key, _alone in plan)
+
+
+def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
+    stamp = _stamp(context)
+    head = kept.head.replace(kept.stamp, stamp, 1)
+    template = get_template(BOARD_TEMPLATE)
+    proxy = template.template  # type: ignore[attr-defined]  # the backend's wrapper holds the partial
+    frags: dict[str, str] = {}
+    bound = make_context(context, None, autoescape=template.backend.engine.autoescape)  # type: ignore[attr-defined]
+    # As the walk renders them: the same template bound, so that an {% include %} in a fragment resolves.
+    with bound.render_context.push_state(proxy), bound.bind_template(proxy):
+        for node, key_value in kept.plan:
+            frags[node.fragment_name(key_value)] = node.fragment_html(bound, key_value)
+    return Board(head + kept.body, kept.body_digest, frags)
+
+
+def _check(reused: Board, walked: Board, key: tuple[Any, ...]) -> None:
+    if reused != walked:
+        raise fragment_memo.StaleInputs(f"the board shell of {key!r} shows something its declared inputs do not cover")

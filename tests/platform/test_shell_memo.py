@@ -1,0 +1,86 @@
+"""A board's shell is kept per viewer and reused while its declared inputs hold (games.shell_memo)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from django.template import Context, Template
+
+from games import fragment_memo, pushes, services, shell_memo
+
+from .helpers import started_match
+
+
+def _boards(match_type: Any, match_pk: int, by_seat: dict[int, Any]) -> dict[int, pushes.Rendered]:
+    match = match_type.objects.get(pk=match_pk)
+    return {seat: pushes.render_seat(match, user, {"board"}) for seat, user in by_seat.items()}
+
+
+@pytest.mark.django_db
+def test_a_heist_move_reuses_every_shell_and_gives_the_board_a_walk_gives(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check walks every reused shell again
+    match, by_seat = started_match(make_user, "heist", 4)
+    _boards(type(match), match.pk, by_seat)
+    walks: list[int] = []
+    real_walk = shell_memo._walk
+
+    def counted_walk(context: dict[str, Any], digest: Any) -> Any:
+        walks.append(context["seat"])
+        return real_walk(context, digest)
+
+    monkeypatch.setattr(shell_memo, "_walk", counted_walk)
+    services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    walks.clear()  # the push after the move rendered the seats with sockets (and the mover)
+    shell_memo.forget()
+    first = _boards(type(match), match.pk, by_seat)
+    assert sorted(walks) == [0, 1, 2, 3], "nothing kept: every shell is walked"
+    reused = _boards(type(match), match.pk, by_seat)
+    assert sorted(walks) == [0, 1, 2, 3], "the same inputs: no shell is walked again"
+    for seat, board in reused.items():
+        assert board.board_html() == first[seat].board_html()
+        assert board.shell_digest == first[seat].shell_digest
+        assert f'data-version="{board.revision}"' in board.shell
+
+    services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["GOON"]})
+    walks.clear()
+    after_move = _boards(type(match), match.pk, by_seat)
+    assert walks == [], "a choice changes fragments, not the shell"
+    pushes.forget_rendered()  # and a walk of everything from nothing gives the same boards
+    fragment_memo.forget()
+    walked = _boards(type(match), match.pk, by_seat)
+    for seat, board in after_move.items():
+        assert board.board_html() == walked[seat].board_html()
+        assert board.revision == walked[seat].revision > first[seat].revision
+
+
+@pytest.mark.django_db
+def test_the_tests_check_catches_a_shell_its_inputs_do_not_cover(make_user: Any, settings: Any) -> None:
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = True
+    match, by_seat = started_match(make_user, "heist", 3)
+    _boards(type(match), match.pk, by_seat)
+    for key, kept in list(shell_memo._kept._entries.items()):  # as if the shell had changed unseen
+        shell_memo._kept.put(key, dataclasses.replace(kept, body=kept.body.replace("heist", "heist stale", 1)))
+    with pytest.raises(fragment_memo.StaleInputs):
+        _boards(type(match), match.pk, by_seat)
+
+
+def test_a_plain_fragment_in_a_loop_cannot_be_rendered_alone() -> None:
+    """It reads the loop's variables, which only a walk of the shell has: such a shell is not kept."""
+    template = Template(
+        "{% load hideout %}{% fragment 'top' %}<p id='top'>{{ x }}</p>{% endfragment %}"
+        "{% for i in items %}{% fragment 'row' i %}<p id='row-{{ i }}'>{{ i }}</p>{% endfragment %}{% endfor %}"
+    )
+    plan: list[Any] = []
+    frags: dict[str, str] = {}
+    shell = template.render(Context({"x": 1, "items": [1, 2], "fragments": frags, "fragment_plan": plan}))
+    assert shell == "<!--fragment:top--><!--fragment:row-1--><!--fragment:row-2-->"
+    assert frags == {"top": "<p id='top'>1</p>", "row-1": "<p id='row-1'>1</p>", "row-2": "<p id='row-2'>2</p>"}
+    assert [(node.fragment_name(key), alone) for node, key, alone in plan] == [
+        ("top", True),
+        ("row-1", False),
+        ("row-2", False),
+    ]
