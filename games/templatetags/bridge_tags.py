@@ -70,21 +70,47 @@ def svg_y(row: Any) -> int:
 
 # ---- words ----------------------------------------------------------------------------------
 
-CHARACTER_NAMES = {
+
+class Words(dict[Any, Any]):
+    """A table of words to translate. A word looked up is a plain string in the current language,
+    each language's strings made once, not a lazy translation that every use translates again:
+    a board's model looks up hundreds of them, and each lazy one cost a catalogue lookup."""
+
+    def __init__(self, words: dict[Any, Any]) -> None:
+        super().__init__(words)
+        self._in_language: dict[str, dict[Any, str]] = {}
+
+    def _table(self) -> dict[Any, str]:
+        language = get_language()
+        table = self._in_language.get(language)
+        if table is None:
+            table = self._in_language[language] = {key: str(word) for key, word in self.items()}
+        return table
+
+    def __getitem__(self, key: Any) -> str:
+        return self._table()[key]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._table().get(key, default)
+
+
+CHARACTER_NAMES = Words({
     "C1": _("Pipetta"),
     "C2": _("Don Mochico"),
     "C3": _("W.B. Spender"),
     "C4": _("John Duke"),
     "C5": _("Clyde Parker"),
-}
-CHARACTER_ABILITIES = {
+})
+CHARACTER_ABILITIES = Words({
     "C1": _("Takes no damage and is not slowed when she hits another car."),
     "C2": _("Gets a $200 allowance at the end of each turn, unless he sold 2 or more dice."),
     "C3": _("Maximum durability 8 instead of 6."),
     "C4": _("Takes 1 less damage from the road, landings and bounces."),
     "C5": _("His turret shoots in any of the 8 directions."),
-}
-CHARACTER_COLOUR_NAMES = {"C1": _("red"), "C2": _("black"), "C3": _("white"), "C4": _("yellow"), "C5": _("green")}
+})
+CHARACTER_COLOUR_NAMES = Words(
+    {"C1": _("red"), "C2": _("black"), "C3": _("white"), "C4": _("yellow"), "C5": _("green")}
+)
 # fill, ink (text on the car), outline
 CHARACTER_PAINT = {
     "C1": ("#d8413a", "#ffffff", "#5e0f0b"),
@@ -95,7 +121,7 @@ CHARACTER_PAINT = {
 }
 NO_PAINT = ("#8b9099", "#ffffff", "#2a2d33")
 
-BONUS_NAMES = {
+BONUS_NAMES = Words({
     "B01": _("Ramp Broker"),
     "B02": _("Rear Gunner"),
     "B03": _("Homing Bullet"),
@@ -126,8 +152,8 @@ BONUS_NAMES = {
     "B28": _("Mine"),
     "B29": _("Oil Slick"),
     "B30": _("Acid Pool"),
-}
-BONUS_EFFECTS = {
+})
+BONUS_EFFECTS = Words({
     "B01": _("At game end your unused ramp sells for $700 instead of $300."),
     "B02": _("Every Shoot die also fires a second shot in the opposite direction."),
     "B03": _("Once per turn: damage 1 to any car on the bridge, no die needed."),
@@ -158,16 +184,16 @@ BONUS_EFFECTS = {
     "B28": _("Bury it at the end of your turn: the first opponent to enter takes damage 2."),
     "B29": _("Cars entering slide one more cell and lose their steering tokens."),
     "B30": _("As the oil slick, plus damage 1; the money goes to the bank."),
-}
-TILE_COLOUR_NAMES = {"gold": _("gold"), "blue": _("blue"), "metal": _("metal"), "grey": _("grey")}
-TILE_COLOUR_HINTS = {
+})
+TILE_COLOUR_NAMES = Words({"gold": _("gold"), "blue": _("blue"), "metal": _("metal"), "grey": _("grey")})
+TILE_COLOUR_HINTS = Words({
     "gold": _("permanent"),
     "blue": _("until your next turn"),
     "metal": _("one-time"),
     "grey": _("placed on the bridge"),
-}
+})
 
-OBJECT_NAMES = {
+OBJECT_NAMES = Words({
     "caltrops": _("Caltrops"),
     "roadblock": _("Roadblock"),
     "police": _("Police"),
@@ -179,8 +205,8 @@ OBJECT_NAMES = {
     "acid": _("Acid pool"),
     "fortified": _("Fortified police"),
     "wall": _("Wall container"),
-}
-OBJECT_EFFECTS = {
+})
+OBJECT_EFFECTS = Words({
     "caltrops": _("−10 mph per caltrop at the end of the movement"),
     "roadblock": _("damage 1 per piece when entered; stops shots"),
     "police": _("the officers dodge; they fire down their lane at the end of the round"),
@@ -192,62 +218,64 @@ OBJECT_EFFECTS = {
     "acid": _("slide one more cell, damage 1, lose all steering tokens"),
     "fortified": _("behaves as a container; the officers fire at the end of the round"),
     "wall": _("the wall cannot be passed"),
-}
+})
 
-FACE_NAMES = {
+FACE_NAMES = Words({
     "POINTER": _("Pointer"),
     "STEER": _("Steering"),
     "SHOOT": _("Shoot"),
     "REPAIR": _("Repair"),
     "DAMAGE": _("Damage"),
-}
-FACE_HINTS = {
+})
+FACE_HINTS = Words({
     "POINTER": _("+10 or −10 mph"),
     "STEER": _("1 steering token"),
     "SHOOT": _("1 shot"),
     "REPAIR": _("cancels a damage or +1 durability"),
     "DAMAGE": _("damage 1 to your own car"),
-}
-DIE_STATE_NAMES = {"unused": _("unused"), "used": _("used"), "sold": _("sold")}
-PHASE_NAMES = {
+})
+DIE_STATE_NAMES = Words({"unused": _("unused"), "used": _("used"), "sold": _("sold")})
+PHASE_NAMES = Words({
     "setup": _("Setting up"),
     "choose_car": _("Choosing cars"),
     "adventure": _("Adventure phase: traps are placed"),
     "turn": _("Turns"),
     "round_end": _("End of the round"),
     "over": _("Game over"),
-}
-STAGE_NAMES = {
+})
+STAGE_NAMES = Words({
     "pre": _("before the roll"),
     "roll": _("rolling the dice"),
     "mod": _("dice are final: modify and resolve"),
     "move": _("driving"),
     "after": _("movement over"),
-}
-STATUS_NAMES = {
+})
+STATUS_NAMES = Words({
     "none": _("not on the bridge yet"),
     "board": _("on the bridge"),
     "river": _("in the river"),
     "finished": _("crossed the finish"),
     "exited": _("left the bridge"),
     "arrested": _("arrested"),
-}
-END_STEP_NAMES = {"police": _("Police fire"), "crane": _("Crane"), "shop": _("Shop refresh"), "next": _("Next round")}
-END_REASON_NAMES = {
+})
+END_STEP_NAMES = Words(
+    {"police": _("Police fire"), "crane": _("Crane"), "shop": _("Shop refresh"), "next": _("Next round")}
+)
+END_REASON_NAMES = Words({
     "finish": _("A car crossed the finish line and the round was played out."),
     "all_left": _("Every car has left the bridge."),
     "cap": _("The 60-round safety cap was reached."),
-}
-PROMPT_NAMES = {
+})
+PROMPT_NAMES = Words({
     "dodge": _("Which side do the police dodge to?"),
     "land": _("Where does your car land?"),
     "river": _("Where does your car go over the edge?"),
     "bounce": _("Which car do you bounce on?"),
-}
-MODE_NAMES = {"standard": _("Standard"), "first_game": _("First game"), "closed_border": _("Closed border")}
-LEG_NAMES = {"OUT": _("outbound"), "RET": _("returning")}
-RAMP_NAMES = {"held": _("ramp in hand"), "placed": _("ramp placed"), "none": _("no ramp")}
-DIRECTION_NAMES = {
+})
+MODE_NAMES = Words({"standard": _("Standard"), "first_game": _("First game"), "closed_border": _("Closed border")})
+LEG_NAMES = Words({"OUT": _("outbound"), "RET": _("returning")})
+RAMP_NAMES = Words({"held": _("ramp in hand"), "placed": _("ramp placed"), "none": _("no ramp")})
+DIRECTION_NAMES = Words({
     (0, 1): _("↑ towards the finish"),
     (1, 1): _("↗ finish side, lane +1"),
     (1, 0): _("→ lane +1"),
@@ -256,8 +284,8 @@ DIRECTION_NAMES = {
     (-1, -1): _("↙ start side, lane −1"),
     (-1, 0): _("← lane −1"),
     (-1, 1): _("↖ finish side, lane −1"),
-}
-STEP_NAMES = {"STRAIGHT": _("Straight"), "LANE-": _("Lane −1 (left)"), "LANE+": _("Lane +1 (right)")}
+})
+STEP_NAMES = Words({"STRAIGHT": _("Straight"), "LANE-": _("Lane −1 (left)"), "LANE+": _("Lane +1 (right)")})
 STEP_ARROWS = {"STRAIGHT": "↑", "LANE-": "↖", "LANE+": "↗"}
 FREE_TOKENS = {0: 0, 10: 4, 20: 3, 30: 2, 40: 1, 50: 0}
 SPEEDS = (0, 10, 20, 30, 40, 50)
