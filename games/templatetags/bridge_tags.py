@@ -1010,6 +1010,11 @@ def _objects_and_piles(
 _layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]] = BoundedCache(256)
 
 
+# A state's model as every viewer without legal actions sees it, but for which car is theirs:
+# match, seed, version, language and the seat names -> the spectator's model.
+_public_models: BoundedCache[tuple[Any, ...], dict[str, Any]] = BoundedCache(256)
+
+
 def bridge_model(
     view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None = None
 ) -> dict[str, Any]:
@@ -1017,7 +1022,52 @@ def bridge_model(
 
     ``state_key`` names the match state the view is of (match, seed, version): the objects and
     money piles, alike for every viewer, are then drawn once per state, language and seat names.
+    The board is public (R-89): only the seat to act has legal actions and placements in its view,
+    so every other seat's model is the spectator's with its own car and dashboard marked "yours",
+    built once per state.
     """
+    if legal or state_key is None or "legal_actions" in view or "placements" in view:
+        return _model(view, seat, legal, names, state_key)
+    key = (*state_key, get_language(), tuple(sorted(dict(names or {}).items())))
+    public = _public_models.get(key)
+    if public is None:
+        public = _model(view, None, [], names, state_key)
+        _public_models.put(key, public)
+    return public if seat is None else _seen_by(public, view, seat)
+
+
+def _seen_by(public: dict[str, Any], view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The spectator's ``public`` model as ``seat`` sees it: its car, its dashboard and, when no
+    car acts, the focus on its car."""
+    cars = [{**c, "mine": True} if c["seat"] == seat else c for c in public["cars"]]
+    off_cars = [{**c, "mine": True} if c["seat"] == seat else c for c in public["off_cars"]]
+    by_seat = {p["seat"]: p for p in view.get("players_info") or []}
+    turn = view.get("turn")
+    return {
+        **public,
+        "cars": cars,
+        "off_cars": off_cars,
+        "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
+        "players": [{**p, "me": True} if p["seat"] == seat else p for p in public["players"]],
+        "me": by_seat.get(seat),
+        "focus": _focus(by_seat, turn["seat"] if turn else None, public["active"], seat),
+    }
+
+
+def _focus(by_seat: dict[int, dict[str, Any]], turn_seat: Any, active: Any, seat: Any) -> dict[str, int]:
+    """The car to centre the scrolled bridge on: the one taking its turn, else the one acting,
+    else the viewer's."""
+    for s in (turn_seat, active, seat):
+        p = by_seat.get(s) if isinstance(s, int) else None
+        if p and p["status"] in ("board", "river"):
+            lane, row = max(0, min(LANES - 1, p["lane"])), max(0, min(ROWS - 1, p["row"]))
+            return {"x": cell_x(lane) + CELL // 2, "y": cell_y(row) + CELL // 2}
+    return {"x": cell_x(2) + CELL // 2, "y": cell_y(3)}  # nobody on the bridge yet: the start area
+
+
+def _model(
+    view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None
+) -> dict[str, Any]:
     names = dict(names or {})
     board = view.get("board") or {}
     wall_row = board.get("wall_row")
@@ -1078,16 +1128,7 @@ def bridge_model(
                 finish_slot += 1
             off_cars.append({**common, "x": x, "y": y, "title": title, "status": p["status"]})
 
-    # focus: the car to centre the scrolled bridge on
-    focus = None
-    for s in (turn_seat, active, seat):
-        p = by_seat.get(s) if isinstance(s, int) else None
-        if p and p["status"] in ("board", "river"):
-            lane, row = max(0, min(LANES - 1, p["lane"])), max(0, min(ROWS - 1, p["row"]))
-            focus = {"x": cell_x(lane) + CELL // 2, "y": cell_y(row) + CELL // 2}
-            break
-    if focus is None:  # nobody on the bridge yet (choosing cars): show the start area
-        focus = {"x": cell_x(2) + CELL // 2, "y": cell_y(3)}
+    focus = _focus(by_seat, turn_seat, active, seat)
 
     # dashboards
     players = []

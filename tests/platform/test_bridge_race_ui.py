@@ -463,3 +463,35 @@ def test_resolve_dice_posted_without_javascript_changes_the_speed(make_user: Any
     assert after.cars[seat].speed == before + (10 if up else -10) * weight != before
     if after.turn is not None and after.turn.seat == seat:  # (speed 0 would end the movement at once)
         assert after.turn.dice[index].state == "used"
+
+
+@pytest.mark.parametrize("mode", ["standard", "closed_border"])
+def test_r89_every_seat_without_actions_gets_the_model_built_for_it_alone(mode: str) -> None:
+    """R-89: the board is public, so a seat with no legal actions is given the spectator's model of
+    the state (built once) with its own car and dashboard marked; over a random race it must equal,
+    value for value, the model built for that seat alone."""
+    from games.engines.base import SYSTEM
+    from games.templatetags import bridge_tags
+
+    rng = random.Random(f"r89-{mode}")
+    state = RULES.initial(4, {"mode": mode, "time_limit": 60})
+    names = {i: f"Player {i + 1}" for i in range(4)}
+    compared = 0
+    for version in range(400):
+        actors = RULES.actors(state)
+        if not actors:
+            break
+        for seat in (None, 0, 1, 2, 3):
+            legal = RULES.legal_actions(state, seat) if seat is not None else []
+            if legal:
+                continue
+            view = RULES.view(state, seat)
+            kept = bridge_tags.bridge_model(view, seat, legal, names, (1, f"r89-{mode}", version))
+            alone = bridge_tags._model(view, seat, legal, names, None)
+            assert kept == alone, (version, seat)
+            compared += 1
+        actor = next(iter(actors))
+        action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
+        for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0 + version)):
+            state = RULES.evolve(state, event)
+    assert compared > 400
