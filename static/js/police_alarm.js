@@ -49,6 +49,7 @@
     predicted = view.car.slice();
     bind();
     render();
+    sayAgain();
     return true;
   }
 
@@ -354,7 +355,22 @@
     }
   }
 
-  function announce(text) { if (text) $("pa-announce").textContent = text; }
+  // A board swapped in (the sync at a new turn) brings a new, empty live region: what was said just
+  // before (what lay at the crime scene) would vanish before a screen reader read it, so init()
+  // says it again in the new region if it is recent.
+  var lastSaid = null;
+  var SAID_FOR_MS = 10000;
+
+  function announce(text) {
+    if (!text) return;
+    lastSaid = { text: text, at: Date.now() };
+    $("pa-announce").textContent = text;
+  }
+
+  function sayAgain() {
+    var region = $("pa-announce");
+    if (region && !region.textContent && lastSaid && Date.now() - lastSaid.at < SAID_FOR_MS) region.textContent = lastSaid.text;
+  }
 
   // --- the socket's events -------------------------------------------------------------------
 
