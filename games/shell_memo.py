@@ -27,7 +27,6 @@ from typing import Any
 from django.conf import settings
 from django.template.context import make_context
 from django.template.loader import get_template, render_to_string
-from django.utils import translation
 
 from . import boards, fragment_memo
 from .bounded import BoundedCache
@@ -84,7 +83,7 @@ def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board
     # A lobby (no view yet) shows its seats and options, not a board: it is walked every time.
     if game_inputs is None or not context.get("view") or context.get("request") is not None or context.get("error"):
         return _walk(context, digest)[0]
-    key = (match.pk, match.seed, translation.get_language(), context["seat"])
+    key = (match.pk, match.seed, context["render_language"], context["seat"])
     wanted = fragment_memo.digest(_inputs(game_inputs, context))
     kept = _kept.get(key)
     if kept is not None and kept.inputs == wanted:

@@ -4,9 +4,11 @@ stay tiny filters).
 
 A game module defines::
 
-    def board_context(*, view, seat, legal, names, finished) -> dict[str, Any]
+    def board_context(*, view, seat, legal, names, finished, state_key=None) -> dict[str, Any]
 
-and its template reads the result as ``board``; it may also name what each board fragment reads
+(``state_key``: match, seed and version of the state the view is of, ``None`` outside a match, so
+that a builder may keep what every viewer of that state sees alike) and its template reads the
+result as ``board``; it may also name what each board fragment reads
 (``FRAGMENT_INPUTS``, below) and what its board reads around them (``SHELL_INPUTS``). A game
 without ``board_context`` gets no ``board``.
 """
@@ -14,7 +16,6 @@ without ``board_context`` gets no ``board``.
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -35,21 +36,11 @@ def _builder(game: str) -> Any:
     return getattr(_module(game), "board_context", None)
 
 
-@cache
-def _wants_state_key(game: str) -> bool:
-    return "state_key" in inspect.signature(_builder(game)).parameters
-
-
-def context_for(game: str, *, state_key: tuple[Any, ...], **inputs: Any) -> dict[str, Any] | None:
-    """The board context of ``game`` for these inputs, or ``None`` if the game has no board module.
-
-    A builder that takes ``state_key`` (match, seed, version: the state the view is of) may keep
-    what every viewer of that state sees alike."""
+def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:
+    """The board context of ``game`` for these inputs, or ``None`` if the game has no board module."""
     builder = _builder(game)
     if builder is None:
         return None
-    if _wants_state_key(game):
-        inputs["state_key"] = state_key
     result: dict[str, Any] = builder(**inputs)
     return result
 

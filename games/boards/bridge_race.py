@@ -26,7 +26,7 @@ def board_context(
     legal: list[dict[str, Any]],
     names: Mapping[int, str],
     finished: bool,
-    state_key: tuple[Any, ...] | None,
+    state_key: tuple[Any, ...] | None = None,
 ) -> dict[str, Any]:
     return bridge_model(view, seat, legal, names, state_key)
 

@@ -399,6 +399,7 @@ def board_context(
     legal: list[dict[str, Any]],
     names: Mapping[int, str],
     finished: bool,
+    state_key: tuple[Any, ...] | None = None,
 ) -> dict[str, Any]:
     me = view.get("seat")
     players = _players(view, names, me)

@@ -286,6 +286,7 @@ def board_context(
     legal: list[dict[str, Any]],
     names: Mapping[int, str],
     finished: bool,
+    state_key: tuple[Any, ...] | None = None,
 ) -> dict[str, Any]:
     me = seat if seat is not None and "hand" in view else None
     notice = view.get("notice")

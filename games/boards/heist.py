@@ -125,7 +125,13 @@ def heist_result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str,
 
 
 def board_context(
-    *, view: Mapping[str, Any], seat: int | None, legal: list[dict[str, Any]], names: Mapping[int, str], finished: bool
+    *,
+    view: Mapping[str, Any],
+    seat: int | None,
+    legal: list[dict[str, Any]],
+    names: Mapping[int, str],
+    finished: bool,
+    state_key: tuple[Any, ...] | None = None,
 ) -> dict[str, Any]:
     return {"result": heist_result(view, names), "notices": boss_notices(view, seat, names)}
 

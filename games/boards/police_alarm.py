@@ -143,6 +143,7 @@ def board_context(
     legal: list[Any],
     names: Mapping[int, str],
     finished: bool,
+    state_key: tuple[Any, ...] | None = None,
 ) -> dict[str, Any]:
     players = int(view["players"])
     shown = _names(names, seat, players)

@@ -1028,12 +1028,17 @@ def bridge_model(
     """
     if legal or state_key is None or "legal_actions" in view or "placements" in view:
         return _model(view, seat, legal, names, state_key)
-    key = (*state_key, get_language(), tuple(sorted(dict(names or {}).items())))
+    key = _state_words_key(state_key, names)
     public = _public_models.get(key)
     if public is None:
         public = _model(view, None, [], names, state_key)
         _public_models.put(key, public)
     return public if seat is None else _seen_by(public, view, seat)
+
+
+def _state_words_key(state_key: tuple[Any, ...], names: Any) -> tuple[Any, ...]:
+    """A match state as drawn in words: the state, the language and the seats' names."""
+    return (*state_key, get_language(), tuple(sorted(dict(names or {}).items())))
 
 
 def _seen_by(public: dict[str, Any], view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -1087,7 +1092,7 @@ def _model(
 
     layers_key = None
     if state_key is not None:
-        layers_key = (*state_key, get_language(), tuple(sorted(names.items())))
+        layers_key = _state_words_key(state_key, names)
     layers = _layers.get(layers_key) if layers_key is not None else None
     if layers is None:
         layers = _objects_and_piles(board, wall_row, by_seat, names)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from contextlib import nullcontext
 from functools import lru_cache
 from typing import Any
 
@@ -17,7 +18,7 @@ from django import template
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.middleware.csrf import get_token
-from django.template.base import FilterExpression, Token
+from django.template.base import FilterExpression
 from django.templatetags.static import static
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
@@ -231,8 +232,7 @@ def forget_shared() -> None:
     fragment_memo.forget()
 
 
-def _name_and_key(parser: Any, token: Any, usage: str) -> tuple[str, FilterExpression | None]:
-    bits = token.split_contents()
+def _name_and_key(parser: Any, bits: list[str], usage: str) -> tuple[str, FilterExpression | None]:
     if len(bits) not in (2, 3):
         raise template.TemplateSyntaxError(f"usage: {usage}")
     return bits[1].strip("\"'"), parser.compile_filter(bits[2]) if len(bits) == 3 else None
@@ -240,7 +240,7 @@ def _name_and_key(parser: Any, token: Any, usage: str) -> tuple[str, FilterExpre
 
 @register.tag("shared")
 def shared(parser: Any, token: Any) -> SharedNode:
-    name, key = _name_and_key(parser, token, '{% shared "name" [key] %}…{% endshared %}')
+    name, key = _name_and_key(parser, token.split_contents(), '{% shared "name" [key] %}…{% endshared %}')
     nodelist = parser.parse(("endshared",))
     parser.delete_first_token()
     return SharedNode(name, key, nodelist)
@@ -306,9 +306,7 @@ class FragmentNode(template.Node):
 
     def _html(self, context: template.Context, key_value: Any) -> SafeString:
         def render() -> SafeString:
-            if not self.by_key:
-                return mark_safe(self.nodelist.render(context).strip())
-            with context.push(fragment_key=key_value):
+            with context.push(fragment_key=key_value) if self.by_key else nullcontext():
                 return mark_safe(self.nodelist.render(context).strip())
 
         match = context.get("match")
@@ -349,7 +347,7 @@ def placeholder(name: str) -> str:
 @register.tag("shared_fragment")
 def shared_fragment(parser: Any, token: Any) -> SharedFragmentNode:
     usage = '{% shared_fragment "name" [key] %}…{% endshared_fragment %}'
-    name, key = _name_and_key(parser, token, usage)
+    name, key = _name_and_key(parser, token.split_contents(), usage)
     nodelist = parser.parse(("endshared_fragment",))
     parser.delete_first_token()
     return SharedFragmentNode(name, key, nodelist)
@@ -358,10 +356,9 @@ def shared_fragment(parser: Any, token: Any) -> SharedFragmentNode:
 @register.tag("fragment")
 def fragment(parser: Any, token: Any) -> FragmentNode:
     usage = '{% fragment "name" [key [by_key]] %}…{% endfragment %}'
-    by_key = token.contents.endswith(" by_key")
-    if by_key:
-        token = Token(token.token_type, token.contents.removesuffix(" by_key"), token.position, token.lineno)
-    name, key = _name_and_key(parser, token, usage)
+    bits = token.split_contents()
+    by_key = len(bits) == 4 and bits[-1] == "by_key"
+    name, key = _name_and_key(parser, bits[:-1] if by_key else bits, usage)
     if by_key and key is None:
         raise template.TemplateSyntaxError(f"usage: {usage}")
     nodelist = parser.parse(("endfragment",))
