@@ -29,7 +29,7 @@ from config.wscompress import DEFLATE
 from . import clock, livesocket, livewriter, payloads, presence, pushes, ratelimit, services
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
-from .pushes import seat_group, watch_group
+from .pushes import players_group, seat_group, watch_group
 from .store import rules_for
 
 
@@ -40,7 +40,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     sent_chat: int
     sent_version = -1  # the game version of the board my client shows (its log ends there)
     frame: tuple[int, str, dict[str, str]] | None = None  # that board: revision, shell and fragment digests
-    listening: str | None = None
+    listening: tuple[str, ...] = ()  # the groups I listen on for my match (see _listen)
     user_group: str | None = None
     heartbeat: asyncio.Future[None] | None = None
     revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
@@ -138,9 +138,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.user_group is not None:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
             self.user_group = None
-        if self.listening is not None:
-            await self.channel_layer.group_discard(self.listening, self.channel_name)
-            self.listening = None
+        for group in self.listening:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.listening = ()
         if self.flood is not None:  # a live socket that got connected
             await self.channel_layer.group_discard(livesocket.rtt_group(self.match_id), self.channel_name)
         if self.counted:
@@ -150,13 +150,20 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 await database_sync_to_async(livesocket.report_connection)(self.match_id, self._user().pk, False)
 
     async def _listen(self) -> None:
-        """Listen on my seat's group as a player, else on the match's watch group."""
-        wanted = watch_group(self.match_id) if self.seat is None else seat_group(self.match_id, self.seat)
+        """Listen on my seat's group and the players' group as a player (a move's partials come on the
+        players' group, pings for my seat on its own), else on the match's watch group."""
+        if self.seat is None:
+            wanted: tuple[str, ...] = (watch_group(self.match_id),)
+        else:
+            wanted = (seat_group(self.match_id, self.seat), players_group(self.match_id))
         if wanted == self.listening:
             return
-        await self.channel_layer.group_add(wanted, self.channel_name)
-        if self.listening is not None:
-            await self.channel_layer.group_discard(self.listening, self.channel_name)
+        for group in wanted:
+            if group not in self.listening:
+                await self.channel_layer.group_add(group, self.channel_name)
+        for group in self.listening:
+            if group not in wanted:
+                await self.channel_layer.group_discard(group, self.channel_name)
         self.listening = wanted
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
@@ -277,6 +284,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if "view" in event:
             update["view"] = event["view"]
         await self._send_update(update, deflate=False)
+
+    async def seats_update(self, event: dict[str, Any]) -> None:
+        """A move's partials for every connected seat, in one message: I take my seat's part, no other."""
+        mine = next((part for part in event["seats"] if part["seat"] == self.seat), None)
+        if mine is not None:
+            await self.seat_update(mine)
 
     async def seat_update(self, event: dict[str, Any]) -> None:
         """My seat's partials, rendered by the writer; forwarded if they are news and for my user."""

@@ -44,6 +44,11 @@ def seat_group(match_id: int, seat: int) -> str:
     return f"match_{match_id}_seat_{seat}"
 
 
+def players_group(match_id: int) -> str:
+    """Every seated socket of a match: a move's partials reach them as one message (see ``publish``)."""
+    return f"match_{match_id}_players"
+
+
 def user_language(user: Any) -> str:
     profile = getattr(user, "profile", None)
     return getattr(profile, "language", None) or "en"
@@ -244,13 +249,19 @@ def publish(
         except Exception:  # as below: a client that missed events catches up on reconnect
             log.exception("publishing live events of match %s failed", match.pk)
         return
+    messages: list[tuple[str, dict[str, Any]]] = []
     try:
-        _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed)
+        parts = _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed)
+        if parts:
+            # One message for every seat: one publish and one hop to the channel layer per move, not
+            # one per seat. Each socket takes its own seat's part, no other (MatchConsumer.seats_update).
+            messages.append((players_group(match.pk), {"type": "seats.update", "seats": parts}))
     except Exception:  # the change is committed; a client that missed it catches up on reconnect
         log.exception("publishing match %s failed", match.pk)
     ping = {"type": "match.changed", "revision": match.revision, "chat_version": match.chat_version}
+    messages.append((watch_group(match.pk), ping))
     try:
-        broadcaster.send(watch_group(match.pk), ping)
+        broadcaster.send_many(messages)
     except Exception:
         log.exception("broadcast failed for match %s", match.pk)
 
@@ -316,18 +327,20 @@ def _publish(
     board: bool,
     actor: int | None,
     seats_changed: bool,
-) -> None:
+) -> list[dict[str, Any]]:
+    """Render every seat's news; returns each connected seat's message (``seat.update``)."""
     seats = seat_rows.seats_of(match.pk)
     match._seat_cache = seats  # type: ignore[attr-defined]
+    parts: list[dict[str, Any]] = []
     if match.status == Match.Status.LOBBY:
-        return  # lobby pages listen on the watch group
+        return parts  # lobby pages listen on the watch group
     if seats_changed:
         ping = {"type": "match.changed", "revision": match.revision, "chat_version": match.chat_version}
         for seat in seats:
             broadcaster.send(seat_group(match.pk, seat.number), ping)
     audience = [s for s in seats if s.user is not None and (s.open_sockets > 0 or s.number == actor)]
     if not audience:
-        return
+        return parts
     audience.sort(key=lambda s: s.number == actor)  # opponents first: they are the ones waiting
     rules = rules_for(match)
     state = load_state(match) if match.version > 0 else None
@@ -347,16 +360,14 @@ def _publish(
         chat_rows(match)  # one query for every seat's chat box
     log_after = min(events) - 1 if events else None
     for seat in audience:
-        parts = ({"board", "log"} if board else set()) | ({"chat"} if seat.number in chat_for else set())
-        if not parts:
+        wanted = ({"board", "log"} if board else set()) | ({"chat"} if seat.number in chat_for else set())
+        if not wanted:
             continue
         with translation.override(user_language(seat.user)):
-            rendered = render_seat(match, seat.user, parts, log_after=log_after)
+            rendered = render_seat(match, seat.user, wanted, log_after=log_after)
         if seat.open_sockets <= 0:
             continue
-        broadcaster.send(
-            seat_group(match.pk, seat.number),
-            # No shell: a socket that cannot lay the fragments on the board it shows (its shell
-            # changed) renders its whole board itself (consumers.MatchConsumer.seat_update).
-            {"type": "seat.update", "user": seat.user_id, **rendered.to_message(shell=False)},
-        )
+        # No shell: a socket that cannot lay the fragments on the board it shows (its shell
+        # changed) renders its whole board itself (consumers.MatchConsumer.seat_update).
+        parts.append({"seat": seat.number, "user": seat.user_id, **rendered.to_message(shell=False)})
+    return parts

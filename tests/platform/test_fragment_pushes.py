@@ -136,6 +136,41 @@ async def test_an_opponents_push_carries_only_the_fragments_that_changed(make_us
     await communicator.disconnect()
 
 
+async def test_a_move_is_published_once_for_every_seat_and_each_socket_takes_its_own_part(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 8, item 4: one publish per match per move (with the spectators' ping, one hop to the
+    channel layer); the players' message holds each connected seat's part, and a seat's socket is
+    sent its own part only (a secret choice shows to its chooser alone)."""
+    match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
+    pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
+    real_send_many = pushes.broadcaster.send_many
+    published: list[list[tuple[str, dict[str, Any]]]] = []
+
+    def recording(messages: list[tuple[str, dict[str, Any]]]) -> None:
+        published.append(list(messages))
+        real_send_many(messages)
+
+    monkeypatch.setattr(pushes.broadcaster, "send_many", recording)
+    await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
+    assert [[group for group, _message in call] for call in published] == [
+        [pushes.players_group(match.pk), pushes.watch_group(match.pk)]
+    ]
+    players = published[0][0][1]
+    assert sorted(part["seat"] for part in players["seats"]) == [0, 1, 2, 3]
+    for seat, (communicator, _page) in pages.items():
+        updates = [u for u in await drain(communicator) if u.get("base") is not None]
+        for _wait in range(50):
+            if updates:
+                break
+            await communicator.receive_nothing(timeout=0.1)
+            updates = [u for u in await drain(communicator) if u.get("base") is not None]
+        assert len(updates) == 1
+        sent = "".join(updates[0]["frags"]) + updates[0]["log"]
+        assert ("You chose Goon" in sent) is (seat == 0)
+        await communicator.disconnect()
+
+
 async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
     make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -143,16 +178,18 @@ async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
     for it was lost, or two processes' pushes crossed) is sent its whole board and log instead."""
     match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
     communicator, page = await open_page(by_seat[1], match.pk)
-    real_send = pushes.broadcaster.send
+    real_send_many = pushes.broadcaster.send_many
     lost: list[int] = []
 
-    def lose_the_first_seat_update(group: str, message: dict[str, Any]) -> None:
-        if message.get("type") == "seat.update" and group == pushes.seat_group(match.pk, 1) and not lost:
-            lost.append(message["version"])
-            return
-        real_send(group, message)
+    def lose_the_first_update_of_seat_1(messages: list[tuple[str, dict[str, Any]]]) -> None:
+        for group, message in messages:
+            if message.get("type") == "seats.update" and group == pushes.players_group(match.pk) and not lost:
+                mine = next(part for part in message["seats"] if part["seat"] == 1)
+                lost.append(mine["version"])
+                message["seats"] = [part for part in message["seats"] if part is not mine]
+        real_send_many(messages)
 
-    monkeypatch.setattr(pushes.broadcaster, "send", lose_the_first_seat_update)
+    monkeypatch.setattr(pushes.broadcaster, "send_many", lose_the_first_update_of_seat_1)
     await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
     await sync_to_async(services.do_submit_action)(match.pk, 2, {"type": "choose", "roles": ["THUG"]})
     updates = await drain(communicator)
