@@ -233,6 +233,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
             await self.push(only_if_newer=True)
 
+    async def seats_live(self, event: dict[str, Any]) -> None:
+        """A live move's events for every connected seat, in one message: I take my seat's part only."""
+        mine = next((part for part in event["seats"] if part["seat"] == self.seat), None)
+        if mine is not None:
+            await self.seat_live(mine)
+
     async def seat_live(self, event: dict[str, Any]) -> None:
         """A live game's events for my seat, as JSON (see :func:`games.pushes.publish_live`)."""
         if event["user"] != self._user().pk:
@@ -241,7 +247,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._forward_live(event)
 
     async def match_live(self, event: dict[str, Any]) -> None:
-        """A live game's public events, for spectators (players listen on their seat's group)."""
+        """A live game's public events, for spectators (players take their seat's part of ``seats.live``)."""
         if self.seat is None:
             await self._forward_live(event)
 

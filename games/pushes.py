@@ -287,11 +287,12 @@ def live_events(match: Match, events: Mapping[int, Event], seat: int | None) -> 
 def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple[int, int]] | None = None) -> None:
     """A live game's pushes: its new events as small JSON messages, nothing rendered.
 
-    Each seat's group gets the events as that seat may see them; the watch group (spectators)
-    the public part. A game that names ``quiet_events`` (the events its client applies by itself,
-    a car move: a few dozen bytes) gets, with any other event, the viewer's new ``view``, the same
-    JSON its board is drawn from, so that no client has to replay the rules. A client whose version
-    is not the message's ``after`` asks for the board again.
+    The players' group gets one message with each connected seat's part, the events as that seat
+    may see them (each socket takes its own); the watch group (spectators) the public part. A game
+    that names ``quiet_events`` (the events its client applies by itself, a car move: a few dozen
+    bytes) gets, with any other event, the viewer's new ``view``, the same JSON its board is drawn
+    from, so that no client has to replay the rules. A client whose version is not the message's
+    ``after`` asks for the board again.
     """
     rules = rules_for(match)
     seats = audience
@@ -306,16 +307,19 @@ def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple
     }
     quiet = getattr(rules, "quiet_events", None)  # None: the game's client wants events only
     state = None if quiet is None or all(e.type in quiet for e in events.values()) else load_state(match)
-    messages = []
+    parts = []
     for number, user_id in seats:
-        message = {"type": "seat.live", "user": user_id, **head, "events": live_events(match, events, number)}
+        part = {"seat": number, "user": user_id, **head, "events": live_events(match, events, number)}
         if state is not None:
-            message["view"] = rules.view(state, number)
-        messages.append((seat_group(match.pk, number), message))
+            part["view"] = rules.view(state, number)
+        parts.append(part)
     public = {"type": "match.live", **head, "events": live_events(match, events, None)}
     if state is not None:
         public["view"] = rules.view(state, None)
-    messages.append((watch_group(match.pk), public))
+    # As a board push: one message for every seat, each socket taking its own seat's part.
+    messages: list[tuple[str, dict[str, Any]]] = [(watch_group(match.pk), public)]
+    if parts:
+        messages.insert(0, (players_group(match.pk), {"type": "seats.live", "seats": parts}))
     broadcaster.send_many(messages)
 
 
