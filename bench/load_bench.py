@@ -51,12 +51,12 @@ import threading
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -97,6 +97,7 @@ BOARD_VERSION = re.compile(r'id="board"[^>]*?data-version="(\d+)"')
 CSRF_IN_PAGE = re.compile(r'"X-CSRFToken":\s*"([A-Za-z0-9]+)"')
 # An update's head: the consumer writes "type" and "revision" first (games.consumers._deliver), so a
 # board push is read by its first bytes; its fragments (most of it) are not parsed by the client.
+T = TypeVar("T")
 UPDATE_HEAD = re.compile(r'\{"type": "update", "revision": (\d+),')
 
 TARGETS = {
@@ -459,6 +460,16 @@ class Stats:
     connect_times: list[float] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Pending:
+    """An accepted move whose arrival at its opponents is measured when its match is over."""
+
+    t0: float
+    target: int
+    opponents: list[Sock]
+    match_id: int
+
+
 class MatchConn:
     """The open sockets of one match's players, and the event their updates set."""
 
@@ -475,9 +486,7 @@ class MatchConn:
 class Sock:
     """One player's WebSocket: records when each update version arrived."""
 
-    def __init__(
-        self, ws: Any, on_update: Callable[[int], None], on_lost: Callable[[str], None] | None = None
-    ) -> None:
+    def __init__(self, ws: Any, on_update: Callable[[int], None], on_lost: Callable[[str], None] | None = None) -> None:
         self.ws = ws
         self.on_update = on_update
         self.on_lost = on_lost
@@ -565,6 +574,10 @@ class Sock:
         except TimeoutError:
             self.answers.pop(key, None)
             return {"status": 0}
+
+    def arrived(self, target: int) -> float | None:
+        """When the first update with version >= target arrived, if one did."""
+        return next((at for version, at in self.history if version >= target), None)
 
     async def arrival(self, target: int, timeout: float) -> float | None:
         """When the first update with version >= target arrived (waits for it up to ``timeout``)."""
@@ -724,7 +737,7 @@ class Client:
 
     async def post_move(
         self, player: Player, match_id: int, version: int, action: dict[str, Any], opponents: list[Sock]
-    ) -> tuple[int, asyncio.Task[None] | None]:
+    ) -> tuple[int, Pending | None]:
         client = self.http_for(player)
         data = {"action": json.dumps(action, separators=(",", ":")), "version": str(version), "key": uuid.uuid4().hex}
         headers = {"Cookie": player.cookie(), "X-CSRFToken": player.csrf_token, "HX-Request": "true"}
@@ -751,11 +764,11 @@ class Client:
         self.stats.post_rtt.append(t1 - t0)
         self.stats.accepted_at.append(t1)
         self.stats.accepted_by_match[match_id] += 1
-        return 200, asyncio.create_task(self.measure(t0, new_version, opponents, match_id))
+        return 200, Pending(t0, new_version, opponents, match_id)
 
     async def socket_move(
         self, mover: Sock, match_id: int, version: int, action: dict[str, Any], opponents: list[Sock]
-    ) -> tuple[int, asyncio.Task[None] | None]:
+    ) -> tuple[int, Pending | None]:
         """The move up the mover's own socket (issue 8, item 1); its answer carries the new revision."""
         self.stats.attempts += 1
         t0 = time.perf_counter()
@@ -775,18 +788,20 @@ class Client:
         self.stats.accepted_at.append(answer["at"])
         self.stats.accepted_by_match[match_id] += 1
         target = int(answer.get("revision", answer.get("version", 0)))
-        return 200, asyncio.create_task(self.measure(t0, target, opponents, match_id))
+        return 200, Pending(t0, target, opponents, match_id)
 
-    async def measure(self, t0: float, target: int, opponents: list[Sock], match_id: int) -> None:
-        arrivals = await asyncio.gather(*(s.arrival(target, self.args.lost_timeout) for s in opponents))
-        if any(a is None for a in arrivals):
+    def measure(self, move: Pending) -> None:
+        """When the move reached its last opponent, read from the sockets' arrival records once the
+        match is over (a task per move waiting for it cost the client more than the rest of a move)."""
+        arrivals = [s.arrived(move.target) for s in move.opponents]
+        if any(a is None or a - move.t0 > self.args.lost_timeout for a in arrivals):
             self.stats.lost += 1
             if len(self.stats.lost_examples) < 5:
                 self.stats.lost_examples.append(
-                    f"match {match_id} v{target}: seen {[s.max_version for s in opponents]}"
+                    f"match {move.match_id} v{move.target}: seen {[s.max_version for s in move.opponents]}"
                 )
             return
-        self.stats.latency.append(max(a for a in arrivals if a is not None) - t0)
+        self.stats.latency.append(max(a for a in arrivals if a is not None) - move.t0)
 
     # -- a table of 4 users playing match after match ---------------------------------------------
 
@@ -824,7 +839,7 @@ class Client:
         table = {"force": True}
         busy: set[int] = set()
         inflight: set[asyncio.Task[None]] = set()
-        measures: list[asyncio.Task[None]] = []
+        measures: list[Pending] = []
         last = -1
         over = False
 
@@ -848,11 +863,11 @@ class Client:
                     return
                 opponents = [s for n, s in ready.items() if n != seat]
                 if self.args.transport == "socket":
-                    status, task = await self.socket_move(ready[seat], match_id, version, action, opponents)
+                    status, pending = await self.socket_move(ready[seat], match_id, version, action, opponents)
                 else:
-                    status, task = await self.post_move(seats[seat], match_id, version, action, opponents)
-                if task is not None:
-                    measures.append(task)
+                    status, pending = await self.post_move(seats[seat], match_id, version, action, opponents)
+                if pending is not None:
+                    measures.append(pending)
             finally:
                 busy.discard(seat)
                 # Accepted or stale, a push brings (or brought) the version to decide on next; anything
@@ -894,13 +909,13 @@ class Client:
                 task.add_done_callback(inflight.discard)
         if inflight:
             await asyncio.gather(*inflight, return_exceptions=True)
-        if measures:
-            await asyncio.gather(*measures, return_exceptions=True)
         if over:
             self.stats.finished_matches += 1
         # Every client must have seen the final version of the match.
         final = await self.call(match_id, w_version, match_id)
         seen = await asyncio.gather(*(s.arrival(final, self.args.lost_timeout) for s in ready.values()))
+        for pending_move in measures:  # every socket has seen the final version, or waited lost_timeout for it
+            self.measure(pending_move)
         if all(a is not None for a in seen):
             self.stats.final_ok += 1
         else:
@@ -1133,10 +1148,13 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
     mid = [t for t in stats.accepted_at if lo + 0.1 * span <= t <= hi - 0.1 * span]
     steady = len(mid) / (0.8 * span) if span > 0 else float("nan")
     rows: list[list[Any]] = [
-        ["tables (4 seats each) / daphnes", f"{args.matches} / {len(args.urls)} " + (
-            "(a match's sockets on one daphne)" if args.route == "match" else "(a table's seats alternate daphnes)"
-        ),],
+        [
+            "tables (4 seats each) / daphnes",
+            f"{args.matches} / {len(args.urls)} "
+            + ("(a match's sockets on one daphne)" if args.route == "match" else "(a table's seats alternate daphnes)"),
+        ],
         ["moves sent by", "the mover's WebSocket" if args.transport == "socket" else "form POST"],
+        ["client event loop", client_loop()],
         ["matches played (finished)", f"{len(stats.matches)} ({stats.finished_matches})"],
         ["window (s)", round(elapsed, 1)],
         ["moves offered / s", stats.attempts / elapsed if elapsed else 0.0],
@@ -1357,12 +1375,29 @@ def parse_args() -> argparse.Namespace:
         help="own stack: CONN_MAX_AGE for the servers (default: the project's setting, 60)",
     )
     p.add_argument("--lost-timeout", type=float, default=30.0, help="an update later than this counts as lost")
-    p.add_argument(
-        "--no-deflate", action="store_true", help="sockets do not offer permessage-deflate (browsers do)"
-    )
+    p.add_argument("--no-deflate", action="store_true", help="sockets do not offer permessage-deflate (browsers do)")
     p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")
     p.add_argument("--stall-timeout", type=float, default=3.0, help="re-read a match after this long without news")
     return p.parse_args()
+
+
+def client_loop() -> str:
+    """The client's event loop: uvloop's where it is installed (with asyncio's own, its bookkeeping
+    of tasks, timers and callbacks was a third of the client's CPU), else asyncio's."""
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "asyncio (uvloop is not installed)"
+    return "uvloop"
+
+
+def run_client(coro: Coroutine[Any, Any, T]) -> T:
+    if client_loop() != "uvloop":
+        return asyncio.run(coro)
+    import uvloop
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coro)
 
 
 def main() -> int:
@@ -1402,7 +1437,7 @@ def main() -> int:
                 args.celery_pid = stack.celery_pid
             if scenario == "sockets":
                 tables, firsts = setup_tables(math.ceil(args.sockets / SEATS), args.urls[:1])
-                asyncio.run(run_sockets(args, args.urls[0], tables, firsts))
+                run_client(run_sockets(args, args.urls[0], tables, firsts))
                 if stack is not None:
                     stack.stop()
                 continue
@@ -1410,7 +1445,7 @@ def main() -> int:
             if args.duration is None:
                 args.duration = 60.0 if scenario == "paced" else 45.0
             tables, firsts = setup_tables(args.matches, args.urls)
-            stats, elapsed, cpu = asyncio.run(run_play(args, args.urls, pools, scenario, tables, firsts))
+            stats, elapsed, cpu = run_client(run_play(args, args.urls, pools, scenario, tables, firsts))
             if stack is not None:
                 stack.stop()  # also frees the PostgreSQL connections the servers still hold
             ok = report_play(scenario, stats, elapsed, cpu, args) and ok
