@@ -233,10 +233,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if event["revision"] > self.sent_revision or event["chat_version"] > self.sent_chat:
             await self.push(only_if_newer=True)
 
+    def _my_part(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """My seat's part of a message for every connected seat (``games.pushes._to_players``); no other."""
+        return next((part for part in event["seats"] if part["seat"] == self.seat), None)
+
     async def seats_live(self, event: dict[str, Any]) -> None:
         """A live move's events for every connected seat, in one message: I take my seat's part only."""
-        mine = next((part for part in event["seats"] if part["seat"] == self.seat), None)
-        if mine is not None:
+        if (mine := self._my_part(event)) is not None:
             await self.seat_live(mine)
 
     async def seat_live(self, event: dict[str, Any]) -> None:
@@ -293,8 +296,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def seats_update(self, event: dict[str, Any]) -> None:
         """A move's partials for every connected seat, in one message: I take my seat's part, no other."""
-        mine = next((part for part in event["seats"] if part["seat"] == self.seat), None)
-        if mine is not None:
+        if (mine := self._my_part(event)) is not None:
             await self.seat_update(mine)
 
     async def seat_update(self, event: dict[str, Any]) -> None:

@@ -251,17 +251,13 @@ def publish(
         return
     messages: list[tuple[str, dict[str, Any]]] = []
     try:
-        parts = _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed)
-        if parts:
-            # One message for every seat: one publish and one hop to the channel layer per move, not
-            # one per seat. Each socket takes its own seat's part, no other (MatchConsumer.seats_update).
-            messages.append((players_group(match.pk), {"type": "seats.update", "seats": parts}))
+        messages = _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed)
     except Exception:  # the change is committed; a client that missed it catches up on reconnect
         log.exception("publishing match %s failed", match.pk)
     ping = {"type": "match.changed", "revision": match.revision, "chat_version": match.chat_version}
     messages.append((watch_group(match.pk), ping))
     try:
-        broadcaster.send_many(messages)
+        broadcaster.send_many(messages)  # one hop to the channel layer per move
     except Exception:
         log.exception("broadcast failed for match %s", match.pk)
 
@@ -316,11 +312,14 @@ def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple
     public = {"type": "match.live", **head, "events": live_events(match, events, None)}
     if state is not None:
         public["view"] = rules.view(state, None)
-    # As a board push: one message for every seat, each socket taking its own seat's part.
-    messages: list[tuple[str, dict[str, Any]]] = [(watch_group(match.pk), public)]
-    if parts:
-        messages.insert(0, (players_group(match.pk), {"type": "seats.live", "seats": parts}))
-    broadcaster.send_many(messages)
+    broadcaster.send_many([*_to_players(match.pk, "seats.live", parts), (watch_group(match.pk), public)])
+
+
+def _to_players(match_id: int, kind: str, parts: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """Every connected seat's part in one message to the players' group (none without parts): one
+    publish per move, not one per seat. Each socket takes its own seat's part and no other
+    (``MatchConsumer.seats_update`` / ``seats_live``)."""
+    return [(players_group(match_id), {"type": kind, "seats": parts})] if parts else []
 
 
 def _publish(
@@ -331,21 +330,19 @@ def _publish(
     board: bool,
     actor: int | None,
     seats_changed: bool,
-) -> list[dict[str, Any]]:
-    """Render every seat's news; returns each connected seat's message (``seat.update``)."""
+) -> list[tuple[str, dict[str, Any]]]:
+    """Render every seat's news; returns the messages for the seats' sockets."""
     seats = seat_rows.seats_of(match.pk)
     match._seat_cache = seats  # type: ignore[attr-defined]
-    parts: list[dict[str, Any]] = []
+    messages: list[tuple[str, dict[str, Any]]] = []
     if match.status == Match.Status.LOBBY:
-        return parts  # lobby pages listen on the watch group
+        return messages  # lobby pages listen on the watch group
     if seats_changed:
         ping = {"type": "match.changed", "revision": match.revision, "chat_version": match.chat_version}
-        for seat in seats:
-            broadcaster.send(seat_group(match.pk, seat.number), ping)
+        messages.extend((seat_group(match.pk, seat.number), ping) for seat in seats)
     audience = [s for s in seats if s.user is not None and (s.open_sockets > 0 or s.number == actor)]
     if not audience:
-        return parts
-    audience.sort(key=lambda s: s.number == actor)  # opponents first: they are the ones waiting
+        return messages
     rules = rules_for(match)
     state = load_state(match) if match.version > 0 else None
     chat_for: set[int] = set()
@@ -363,6 +360,7 @@ def _publish(
     if chat_for:
         chat_rows(match)  # one query for every seat's chat box
     log_after = min(events) - 1 if events else None
+    parts: list[dict[str, Any]] = []
     for seat in audience:
         wanted = ({"board", "log"} if board else set()) | ({"chat"} if seat.number in chat_for else set())
         if not wanted:
@@ -374,4 +372,4 @@ def _publish(
         # No shell: a socket that cannot lay the fragments on the board it shows (its shell
         # changed) renders its whole board itself (consumers.MatchConsumer.seat_update).
         parts.append({"seat": seat.number, "user": seat.user_id, **rendered.to_message(shell=False)})
-    return parts
+    return messages + _to_players(match.pk, "seats.update", parts)

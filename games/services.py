@@ -37,6 +37,7 @@ from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
 from .store import (
     cached_move_base,
     load_state,
+    quoted_columns,
     remember,
     remember_row,
     rules_for,
@@ -271,10 +272,10 @@ def do_submit_action(
 
 @cache
 def _receipt_sql(vendor: str) -> str:
-    q = connection.ops.quote_name
-    column = {f.name: q(f.column or f.name) for f in ActionReceipt._meta.concrete_fields}
+    column = quoted_columns(ActionReceipt)
+    table = connection.ops.quote_name(ActionReceipt._meta.db_table)
     return (
-        f"SELECT {column['action']}, {column['version']} FROM {q(ActionReceipt._meta.db_table)}"
+        f"SELECT {column['action']}, {column['version']} FROM {table}"
         f" WHERE {column['match']} = %s AND {column['seat']} = %s AND {column['key']} = %s"
     )
 

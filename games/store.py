@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import JSONField
+from django.db.models import JSONField, Model
 
 from .bounded import BoundedCache
 from .engines.base import Event, Rules, replay
@@ -97,7 +97,7 @@ def events_between(match: Match, after: int, upto: int) -> list[Event]:
     """
     if upto <= after:
         return []
-    data, secret, visible_to = (_json_field(name) for name in ("data", "secret", "visible_to"))
+    data, secret, visible_to = _json_fields()
     with connection.cursor() as cursor:
         cursor.execute(_events_sql(connection.vendor), [match.pk, after, upto])
         rows = cursor.fetchall()
@@ -112,20 +112,26 @@ def events_between(match: Match, after: int, upto: int) -> list[Event]:
     ]
 
 
-def _json_field(name: str) -> JSONField[Any]:
-    field = MatchEvent._meta.get_field(name)
-    assert isinstance(field, JSONField)
-    return field
+@cache
+def _json_fields() -> tuple[JSONField[Any], ...]:
+    fields = tuple(MatchEvent._meta.get_field(name) for name in ("data", "secret", "visible_to"))
+    assert all(isinstance(field, JSONField) for field in fields)
+    return fields  # type: ignore[return-value]  # checked just above
+
+
+def quoted_columns(model: type[Model]) -> dict[str, str]:
+    """``model``'s columns by field name, quoted for the current database (plain queries)."""
+    q = connection.ops.quote_name
+    return {f.name: q(f.column or f.name) for f in model._meta.concrete_fields}
 
 
 @cache
 def _events_sql(vendor: str) -> str:
-    q = connection.ops.quote_name
-    meta = MatchEvent._meta
-    column = {f.name: q(f.column or f.name) for f in meta.concrete_fields}
+    column = quoted_columns(MatchEvent)
+    table = connection.ops.quote_name(MatchEvent._meta.db_table)
     return (
         f"SELECT {column['type']}, {column['data']}, {column['secret']}, {column['visible_to']}"
-        f" FROM {q(meta.db_table)} WHERE {column['match']} = %s AND {column['seq']} > %s AND {column['seq']} <= %s"
+        f" FROM {table} WHERE {column['match']} = %s AND {column['seq']} > %s AND {column['seq']} <= %s"
         f" ORDER BY {column['seq']}"
     )
 
