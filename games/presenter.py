@@ -86,6 +86,7 @@ _log_cache: BoundedCache[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = Bo
 
 def forget_log_cache() -> None:
     _log_cache.clear()
+    _chat_cache.clear()
 
 
 def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
@@ -167,12 +168,26 @@ def _event_lines(
     return out
 
 
+# (match id, seed, chat version) -> the latest messages. Every change to a match's chat bumps its
+# chat_version (posting, hiding, a moderator deleting: games.signals), so a kept list is never stale.
+_chat_cache: BoundedCache[tuple[int, str, int], list[ChatMessage]] = BoundedCache(2048)
+
+
 def chat_rows(match: Match) -> list[ChatMessage]:
-    """The match's latest chat messages (every seat's), fetched once per match object."""
+    """The match's latest chat messages (every seat's), fetched once per chat version in a process.
+
+    A move that opens or closes chatting for a seat re-sends its chat box, with no chat news: the
+    rows are the ones the process already read (one query a move before, 2% of a daphne's time).
+    """
     cached = getattr(match, "_chat_rows", None)
     if cached is None or cached[0] != match.chat_version:
-        latest = ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")
-        rows = list(latest[: CHAT_LINES * 2])
+        # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
+        key = (match.pk, match.seed, match.chat_version)
+        rows = _chat_cache.get(key)
+        if rows is None:
+            latest = ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")
+            rows = list(latest[: CHAT_LINES * 2])
+            _chat_cache.put(key, rows)
         cached = (match.chat_version, rows)
         match._chat_rows = cached  # type: ignore[attr-defined]
     return cached[1]

@@ -4,10 +4,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from .models import Profile
+from .models import ChatMessage, Match, Profile
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,13 @@ def close_sockets_of_deactivated_users(sender: type, instance: Any, created: boo
     if not created and not instance.is_active:
         user_id = instance.pk
         transaction.on_commit(lambda: _revoke(user_id, None))
+
+
+@receiver(post_delete, sender=ChatMessage)
+def bump_chat_version_of_a_deleted_message(sender: type, instance: ChatMessage, **kwargs: Any) -> None:
+    """A message deleted in the admin leaves the chat of every process: the kept chat rows are
+    keyed by the match's chat version (games.presenter.chat_rows)."""
+    Match.objects.filter(pk=instance.match_id).update(chat_version=F("chat_version") + 1)
 
 
 @receiver(user_logged_out)

@@ -90,6 +90,19 @@ def test_hide_chat_message(moderator: Client, make_user: Any) -> None:
     assert "rude words" not in client.get(match.get_absolute_url()).content.decode()
 
 
+def test_a_message_deleted_in_the_admin_leaves_the_chat_every_process_keeps(make_user: Any) -> None:
+    """The chat rows a process keeps are keyed by the chat version: deleting a message bumps it."""
+    match, by_seat = started_match(make_user)
+    message = services.do_post_chat(match.pk, 0, "rude words")
+    client = Client()
+    client.force_login(by_seat[1])
+    assert "rude words" in client.get(match.get_absolute_url()).content.decode()  # now kept by this process
+    before = Match.objects.get(pk=match.pk).chat_version
+    ChatMessage.objects.filter(pk=message.pk).delete()  # as the admin's delete does
+    assert Match.objects.get(pk=match.pk).chat_version == before + 1
+    assert "rude words" not in client.get(match.get_absolute_url()).content.decode()
+
+
 def test_deactivate_user(moderator: Client, make_user: Any) -> None:
     user = make_user()
     response = moderator.post(

@@ -181,6 +181,22 @@ def test_chat_rules(make_user: Any) -> None:
     assert match.chat_version == 2
 
 
+def test_a_process_reads_a_matchs_chat_once_per_chat_version(make_user: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.presenter import chat_rows
+
+    match, _ = started_match(make_user)
+    services.do_post_chat(match.pk, 0, "first")
+    with CaptureQueriesContext(connection) as queries:
+        assert [m.text for m in chat_rows(Match.objects.get(pk=match.pk))] == ["first"]
+        assert [m.text for m in chat_rows(Match.objects.get(pk=match.pk))] == ["first"]  # another match object
+    assert sum("games_chatmessage" in q["sql"] for q in queries.captured_queries) == 1
+    services.do_post_chat(match.pk, 1, "second")
+    assert [m.text for m in chat_rows(Match.objects.get(pk=match.pk))] == ["second", "first"]
+
+
 def test_withdrawn_player_cannot_chat_r22(make_user: Any) -> None:
     match, _ = started_match(make_user)
     choose_all(match)
