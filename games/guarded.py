@@ -18,6 +18,7 @@ import json
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import psycopg
@@ -25,9 +26,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from . import seat_rows
 from .models import ActionReceipt, Match, MatchEvent, Seat
 
-_SQL = f"""
+_WRITE = f"""
 WITH m AS (
     UPDATE {Match._meta.db_table}
        SET version = %(new_version)s, revision = revision + 1,
@@ -60,6 +62,10 @@ WITH m AS (
       FROM m, jsonb_to_recordset(%(seats)s::jsonb) AS w(number integer, key text)
      WHERE s.match_id = m.id AND s.number = w.number AND s.waiting_key IS DISTINCT FROM w.key
 )
+"""
+
+# A live game's pushes are JSON events: they need only who has a socket open.
+_AUDIENCE = f"""
 SELECT revision, chat_version, bot_seats,
        (SELECT COALESCE(json_agg(json_build_array(a.number, a.user_id)), '[]')
           FROM {Seat._meta.db_table} AS a
@@ -67,7 +73,21 @@ SELECT revision, chat_version, bot_seats,
   FROM m
 """
 
-def _execute_prepared(params: dict[str, Any]) -> tuple[Any, ...] | None:
+
+@cache
+def _sql(with_seats: bool) -> str:
+    """The statement; ``with_seats``: it returns a row per seat, with its player and profile, as
+    :func:`games.seat_rows.seats_of` reads them, for the pushes that render boards (one query less)."""
+    if not with_seats:
+        return _WRITE + _AUDIENCE
+    number = seat_rows.quoted_column(Seat, "number")
+    return (
+        f"{_WRITE}SELECT m.revision, m.chat_version, m.bot_seats, {seat_rows.select_list()}"
+        f" FROM m LEFT JOIN {seat_rows.joins('s.match_id = m.id')} ORDER BY s.{number}"
+    )
+
+
+def _execute_prepared(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
     """Run the statement as a prepared statement of this connection, with server-side binding.
 
     Django's cursors bind on the client (every parameter quoted into the text) and PostgreSQL then
@@ -78,11 +98,11 @@ def _execute_prepared(params: dict[str, Any]) -> tuple[Any, ...] | None:
     connection.ensure_connection()
     started = time.monotonic()
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(_SQL, params, prepare=True)
-        row: tuple[Any, ...] | None = cursor.fetchone()
+        cursor.execute(sql, params, prepare=True)
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
     if connection.queries_logged:  # as Django's debug cursor does (DEBUG, CaptureQueriesContext)
-        connection.queries_log.append({"sql": _SQL, "time": f"{time.monotonic() - started:.3f}"})
-    return row
+        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
+    return rows
 
 
 def enabled() -> bool:
@@ -96,6 +116,7 @@ class Written:
     chat_version: int
     bot_seats: list[int]
     audience: list[tuple[int, int]]  # (seat, user) of the seats with open sockets, for the pushes
+    seats: list[Seat] | None  # every seat with its player, as after the write (``with_seats``)
 
 
 def write(
@@ -109,6 +130,7 @@ def write(
     action: str,
     at: datetime,
     user: int | None = None,
+    with_seats: bool = False,
 ) -> Written | None:
     """Append ``events`` after ``match.version`` in one statement; ``None`` if the guard refused.
 
@@ -116,6 +138,7 @@ def write(
     (:func:`games.services.state_changes`); ``waiting`` the decision key per seat waited on.
     Raises ``IntegrityError`` for a reused idempotency key (nothing is written). With ``user``, the
     guard also requires that ``seat`` is still that active user's (a socket's move: no query first).
+    ``with_seats``: the same statement reads every seat with its player (``Written.seats``).
     """
     new_version = match.version + len(events)
     rows = [{"seq": match.version + i, **event} for i, event in enumerate(events, start=1)]
@@ -139,11 +162,31 @@ def write(
         "user": user,
         "seats": json.dumps([{"number": n, "key": waiting.get(n, "")} for n in range(match.seat_count)]),
     }
-    row = _execute_prepared(params)
-    if row is None:
+    found = _execute_prepared(_sql(with_seats), params)
+    if not found:
         return None
+    row = found[0]
     bot_seats = row[2] if isinstance(row[2], list) else json.loads(row[2])
-    audience = row[3] if isinstance(row[3], list) else json.loads(row[3])
+    seats = None
+    if with_seats:
+        seats = seat_rows.build([r[3:] for r in found])
+        for seat_row in seats:
+            _as_written(seat_row, waiting.get(seat_row.number, ""), at)
+        audience = [(s.number, s.user_id) for s in seats if s.user_id is not None and s.open_sockets > 0]
+    else:
+        audience = row[3] if isinstance(row[3], list) else json.loads(row[3])
     return Written(
-        revision=row[0], chat_version=row[1], bot_seats=bot_seats, audience=[(int(n), int(u)) for n, u in audience]
+        revision=row[0],
+        chat_version=row[1],
+        bot_seats=bot_seats,
+        audience=[(int(n), int(u)) for n, u in audience],
+        seats=seats,
     )
+
+
+def _as_written(seat: Seat, key: str, at: datetime) -> None:
+    """What the statement's ``seats`` part wrote to the row (its select saw the rows as they were)."""
+    if seat.waiting_key != key:
+        seat.waiting_key = key
+        seat.waiting_since = at if key else None
+        seat.reminded_at = None

@@ -233,6 +233,7 @@ def publish(
     actor: int | None = None,
     seats_changed: bool = False,
     audience: list[tuple[int, int]] | None = None,
+    seats: list[Seat] | None = None,
 ) -> None:
     """Send the committed change of ``match`` to its sockets (call after commit).
 
@@ -241,7 +242,8 @@ def publish(
     ``actor`` the seat that moved: its board is rendered even without a socket, because the HTMX
     answer to its POST uses it. ``seats_changed`` tells every seat's sockets to look again who they
     are (a player replaced by a bot). ``board=False`` sends the chat box only (a chat message).
-    ``audience``: (seat, user) of the seats with sockets, where the write already read them.
+    ``audience``: (seat, user) of the seats with sockets, and ``seats`` every seat with its player
+    (:func:`games.seat_rows.seats_of`), where the write already read them.
     """
     if events and board and not seats_changed and getattr(rules_for(match), "live", False):
         try:
@@ -251,7 +253,7 @@ def publish(
         return
     messages: list[tuple[str, dict[str, Any]]] = []
     try:
-        messages = _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed)
+        messages = _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed, seats)
     except Exception:  # the change is committed; a client that missed it catches up on reconnect
         log.exception("publishing match %s failed", match.pk)
     ping = {"type": "match.changed", "revision": match.revision, "chat_version": match.chat_version}
@@ -330,9 +332,11 @@ def _publish(
     board: bool,
     actor: int | None,
     seats_changed: bool,
+    seats: list[Seat] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
     """Render every seat's news; returns the messages for the seats' sockets."""
-    seats = seat_rows.seats_of(match.pk)
+    if seats is None:
+        seats = seat_rows.seats_of(match.pk)
     match._seat_cache = seats  # type: ignore[attr-defined]
     messages: list[tuple[str, dict[str, Any]]] = []
     if match.status == Match.Status.LOBBY:

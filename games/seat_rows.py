@@ -5,7 +5,9 @@ player (name, language). Django's query for them (``select_related("user__profil
 0.7 ms of CPU a move, most of it compiling the same query again each time. This module writes that
 query's SQL once per database and builds the same model instances from its rows, converted as the
 ORM converts them (``Model.from_db``, the fields' database converters): about 0.16 ms. Nothing is
-kept between calls, so a new name, language or player is seen at once.
+kept between calls, so a new name, language or player is seen at once. The guarded write on
+PostgreSQL (:mod:`games.guarded`) reads the same columns in its own statement, with no query of
+its own after a move.
 """
 
 from __future__ import annotations
@@ -51,39 +53,55 @@ def _column(field: Field[Any, Any]) -> str:
 
 
 @cache
-def _query(vendor: str) -> tuple[str, _Table, _Table, _Table]:
-    """The SQL and its three tables, for the database ``vendor`` (converters differ between them)."""
+def _tables(vendor: str) -> tuple[_Table, _Table, _Table]:
+    """The seat, user and profile tables, for the database ``vendor`` (converters differ between them)."""
+    return _Table(Seat, "s"), _Table(get_user_model(), "u"), _Table(Profile, "p")
+
+
+def select_list() -> str:
+    """The columns :func:`build` reads, in its order, from a FROM clause made with :func:`joins`."""
+    seat, user, profile = _tables(connection.vendor)
+    return ", ".join(seat.columns + user.columns + profile.columns)
+
+
+def joins(seat_on: str) -> str:
+    """``seats s LEFT JOIN users u … LEFT JOIN profiles p …``, the seats taken ``ON seat_on``
+    (written with the alias ``s``): what every seat needs of its player for a page or a push."""
     user_model = get_user_model()
-    seat, user, profile = _Table(Seat, "s"), _Table(user_model, "u"), _Table(Profile, "p")
     q = connection.ops.quote_name
-
-    def column(model: type[Model], name: str) -> str:
-        field = model._meta.get_field(name)
-        assert isinstance(field, Field)
-        return q(_column(field))
-
+    column = quoted_column
     user_pk = user_model._meta.pk
     assert user_pk is not None
-    sql = (
-        f"SELECT {', '.join(seat.columns + user.columns + profile.columns)}"
-        f" FROM {q(Seat._meta.db_table)} s"
+    return (
+        f"{q(Seat._meta.db_table)} s ON {seat_on}"
         f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.{q(_column(user_pk))} = s.{column(Seat, 'user')}"
         f" LEFT JOIN {q(Profile._meta.db_table)} p ON p.{column(Profile, 'user')} = u.{q(_column(user_pk))}"
-        f" WHERE s.{column(Seat, 'match')} = %s ORDER BY s.{column(Seat, 'number')}"
     )
-    return sql, seat, user, profile
 
 
-def seats_of(match_id: int) -> list[Seat]:
-    """The match's seats in number order, each with ``user`` and its ``profile`` loaded, as
-    ``Seat.objects.filter(match_id=…).select_related("user__profile").order_by("number")`` gives."""
-    sql, seat_table, user_table, profile_table = _query(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        rows = cursor.fetchall()
+def quoted_column(model: type[Model], name: str) -> str:
+    """The quoted column of field ``name`` of ``model``."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field)
+    return connection.ops.quote_name(_column(field))
+
+
+@cache
+def _query(vendor: str) -> str:
+    # A join from a one-row select: the same columns, and the same builder, as the guarded write's.
+    match, number = quoted_column(Seat, "match"), quoted_column(Seat, "number")
+    return f"SELECT {select_list()} FROM (SELECT 1) AS one JOIN {joins(f's.{match} = %s')} ORDER BY s.{number}"
+
+
+def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
+    """Seats from rows of :func:`select_list` (a row with no seat, from an outer join, is skipped),
+    each with ``user`` and its ``profile`` set, as ``select_related("user__profile")`` sets them."""
+    seat_table, user_table, profile_table = _tables(connection.vendor)
     n_seat, n_user = len(seat_table.attnames), len(user_table.attnames)
     seats: list[Seat] = []
     for row in rows:
+        if row[0] is None:
+            continue
         seat = seat_table.build(row[:n_seat])
         user = None
         if row[n_seat] is not None:  # the user's primary key: an empty seat joins nothing
@@ -97,3 +115,11 @@ def seats_of(match_id: int) -> list[Seat]:
         assert isinstance(seat, Seat)
         seats.append(seat)
     return seats
+
+
+def seats_of(match_id: int) -> list[Seat]:
+    """The match's seats in number order, each with ``user`` and its ``profile`` loaded, as
+    ``Seat.objects.filter(match_id=…).select_related("user__profile").order_by("number")`` gives."""
+    with connection.cursor() as cursor:
+        cursor.execute(_query(connection.vendor), [match_id])
+        return build(cursor.fetchall())

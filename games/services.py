@@ -427,6 +427,7 @@ def _submit_guarded(
         action=action_digest(payload),
         at=clock.now_datetime(),
         user=user_id,
+        with_seats=not getattr(rules, "live", False),  # a live game's pushes render nothing
     )
     if written is None:
         return None
@@ -443,6 +444,7 @@ def _submit_guarded(
         state_before=state,
         actor=seat if seat != SYSTEM else None,
         audience=written.audience,
+        seats=written.seats,
     )
     _arm_live_after_commit(match, rules, new_state)
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):

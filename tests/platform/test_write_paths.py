@@ -133,3 +133,34 @@ def test_the_guarded_statement_is_prepared_once_and_planned_once_per_connection(
     assert len(rows) == 1, rows
     generic, custom = rows[0]
     assert custom == 0 and generic >= 2
+
+
+def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after_it(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """On PostgreSQL the push after a move asks no query of its own for the seats: the statement
+    returned them, with the waiting marks it wrote, as a fresh read gives them."""
+    from games import seat_rows
+    from games.models import Seat
+
+    from .test_seat_rows import as_orm_gives
+
+    match, _ = started_match(make_user)
+    Seat.objects.filter(match=match, number__in=(1, 3)).update(open_sockets=1)
+    handed: list[Any] = []
+    monkeypatch.setattr(pushes, "publish", lambda *a, **k: handed.append(k))
+    result = services.do_submit_action(
+        match.pk, 2, {"type": "choose", "roles": ["THUG"]}, expected_version=match.version, user_id=None
+    )
+    assert result.version == match.version + 1
+    (hints,) = handed
+    if not guarded.enabled():
+        assert hints.get("seats") is None  # the ORM path: the push reads them after the commit
+        return
+    fresh = seat_rows.seats_of(match.pk)
+    assert as_orm_gives(hints["seats"]) == as_orm_gives(fresh)
+    assert fresh[2].waiting_since is None and fresh[0].waiting_since is not None  # the write marked seat 2 done
+    assert hints["audience"] == [(s.number, s.user_id) for s in fresh if s.number in (1, 3)]
+    with CaptureQueriesContext(connection) as queries:
+        pushes._publish(match, {}, None, False, True, None, False, hints["seats"])
+    assert not any("games_seat" in q["sql"] for q in queries.captured_queries)
