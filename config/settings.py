@@ -139,7 +139,7 @@ CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="") or redis_pref
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "games.channel_layer.SharedDecodeChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }

@@ -1,0 +1,80 @@
+"""The Redis channel layer decodes a group message once per process, for all its sockets there."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from typing import Any
+
+import pytest
+
+from .test_worker import redis_is_up
+
+SERVER = "redis://127.0.0.1:6379/7"
+
+
+def test_the_layer_in_settings_is_the_one_that_decodes_once() -> None:
+    from django.conf import settings
+
+    configured = {"BACKEND": "games.channel_layer.SharedDecodeChannelLayer"}
+    # The embedded default (no REDIS_URL) keeps the in-memory layer; with Redis it is this one.
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] in (
+        configured["BACKEND"],
+        "channels.layers.InMemoryChannelLayer",
+    )
+    if os.environ.get("REDIS_URL"):
+        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == configured["BACKEND"]
+
+
+def test_a_group_message_is_decoded_once_for_every_member_channel_of_the_process() -> None:
+    if not redis_is_up(SERVER):
+        if os.environ.get("CI") == "true":
+            pytest.fail("Redis is not reachable at 127.0.0.1:6379")
+        pytest.skip("channel layer Redis test skipped: no Redis at 127.0.0.1:6379")
+    failures: list[BaseException] = []
+
+    def run() -> None:  # its own loop, in its own thread (the browser tests leave one running here)
+        try:
+            asyncio.run(_decoded_once())
+        except BaseException as exc:
+            failures.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=60)
+    if failures:
+        raise failures[0]
+
+
+async def _decoded_once() -> None:
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    layer = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-decode-once")
+    decodes: list[Any] = []
+    real = layer._serializer.deserialize
+
+    def counted(message: bytes) -> Any:
+        decodes.append(message)
+        return real(message)
+
+    layer._serializer.deserialize = counted
+    try:
+        members = [await layer.new_channel() for _ in range(4)]
+        for channel in members:
+            await layer.group_add("match_1_players", channel)
+        await asyncio.sleep(0.2)
+        parts = [{"seat": n, "html": f"<p>seat {n}</p>"} for n in range(4)]
+        await layer.group_send("match_1_players", {"type": "seats.update", "seats": parts})
+        heard = [await asyncio.wait_for(layer.receive(channel), timeout=5) for channel in members]
+        assert all(message["seats"] == parts for message in heard)
+        assert len(decodes) == 1 and all(message is heard[0] for message in heard)
+        # The next message is decoded anew: nothing old is handed out for it.
+        await layer.group_send("match_1_players", {"type": "seats.update", "seats": parts[:1]})
+        again = [await asyncio.wait_for(layer.receive(channel), timeout=5) for channel in members]
+        assert len(decodes) == 2 and all(message["seats"] == parts[:1] for message in again)
+        # A message to one channel is decoded as before.
+        await layer.send(members[0], {"type": "user.revoked", "session": None})
+        assert (await asyncio.wait_for(layer.receive(members[0]), timeout=5))["type"] == "user.revoked"
+    finally:
+        await layer.flush()
