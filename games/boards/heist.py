@@ -133,7 +133,10 @@ def board_context(
     finished: bool,
     state_key: tuple[Any, ...] | None = None,
 ) -> dict[str, Any]:
-    return {"result": heist_result(view, names), "notices": boss_notices(view, seat, names)}
+    # The result panel is a shared fragment, drawn from the spectator's context alone (the report it
+    # reads is public, R-64): a seat's own context would compute it for nothing on every push.
+    result = heist_result(view, names) if seat is None else None
+    return {"result": result, "notices": boss_notices(view, seat, names)}
 
 
 def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, str]) -> list[dict[str, Any]]:
