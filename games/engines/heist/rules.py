@@ -551,7 +551,21 @@ class HeistRules(GenericRules[State]):
         self._last_actors = (state, found)
         return found
 
+    _last_legal: tuple[State, dict[int, list[Action]]] | None = None
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        # actors() asks for every seat's, then each seat's board asks for its own again, of the same
+        # (immutable) state: remember the last state's answers, and hand out copies.
+        last = self._last_legal
+        if last is None or last[0] is not state:
+            last = (state, {})
+            self._last_legal = last
+        found = last[1].get(seat)
+        if found is None:
+            found = last[1][seat] = self._legal_actions(state, seat)
+        return [{key: list(value) if isinstance(value, list) else value for key, value in a.items()} for a in found]
+
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         phase = state.phase
         if seat == SYSTEM:
             return [dict(d.action) for d in self.deadlines(state) if d.due == 0] or (

@@ -1183,3 +1183,18 @@ def test_r81_steps_one_event_each_and_only_naming_pauses() -> None:
     ]
     lines = [line.message % line.params for e in events for line in RULES.log_lines(e.for_seat(None))]
     assert "0 revealed Thug" in lines and "3 withdrew and took back 1M" in lines
+
+
+def test_legal_actions_asked_again_of_the_same_state_are_the_same_and_a_callers_change_stays_its_own() -> None:
+    """legal_actions remembers the last state's answers (actors() and every board ask): each call
+    gets its own copy, and another state gets its own answer."""
+    state = negotiation_state([TH, DR, GO, MM])
+    first = RULES.legal_actions(state, 0)
+    assert first and any(a["type"] == "offer" for a in first)
+    first[0]["type"] = "changed by a caller"
+    first.append({"type": "added by a caller"})
+    again = RULES.legal_actions(state, 0)
+    assert again == RULES._legal_actions(state, 0)  # as computed afresh
+    assert {"type": "added by a caller"} not in again and again[0]["type"] != "changed by a caller"
+    other = replace(state, balances=(0, 0, 0, 0))
+    assert RULES.legal_actions(other, 0) == RULES._legal_actions(other, 0) != again
