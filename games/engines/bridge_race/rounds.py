@@ -13,6 +13,7 @@ from .board import (
     Cell,
     adjacent,
     crane_order,
+    on_bridge,
     wall_row,
     zone_of,
 )
@@ -110,10 +111,16 @@ def _types(o: Obj) -> set[str]:
 
 
 def legal_cells(sim: Sim | Game, tile: str) -> list[Cell]:
-    """R-71."""
+    """R-71: the free cells of rows 3-32 (closed border: outside the forced zone and before the
+    wall, R-84/R-85) with no object of the tile's own type next to them."""
     kind = ADVENTURE[tile][0]
     objects = sim.objects
     occupied = {c.cell for c in sim.cars if c.status == "board"}
+    # Being next to is mutual (adjacent() is a cell's eight neighbours on the bridge): mark the
+    # neighbours of each object of that type once, rather than look around each of the 150 cells.
+    beside_same = {
+        near for cell, o in objects.items() if on_bridge(cell) and kind in _types(o) for near in adjacent(cell)
+    }
     cells = []
     closed = sim.mode == "closed_border"
     fz = FORCED_ZONE[sim.players] if closed else 0
@@ -123,9 +130,7 @@ def legal_cells(sim: Sim | Game, tile: str) -> list[Cell]:
             continue
         for lane in range(5):
             cell = (lane, row)
-            if cell in objects or cell in occupied:
-                continue
-            if any((o := objects.get(a)) is not None and kind in _types(o) for a in adjacent(cell)):
+            if cell in objects or cell in occupied or cell in beside_same:
                 continue
             cells.append(cell)
     return cells

@@ -17,7 +17,7 @@ from games.engines.bridge_race.board import (
     zone_of,
 )
 from games.engines.bridge_race.rounds import legal_cells, position_order
-from games.engines.bridge_race.state import ADVENTURE, BONUS, Car
+from games.engines.bridge_race.state import ADVENTURE, ADVENTURE_IDS, BONUS, Car
 
 from .helpers import car, do, fx, scenario, turn_of, with_turn
 
@@ -294,3 +294,48 @@ def test_r98_log_lines():
 
 def test_r5_r6_car_records():
     assert Car(seat=0).dur == 6
+
+
+def _cells_by_looking_around_each(sim, tile):
+    """R-71 read cell by cell: free, on rows 3-32 (closed border: outside the forced zone and
+    before the wall), and no object of the tile's type on any of its neighbours."""
+    from games.engines.bridge_race.board import FORCED_ZONE, adjacent, wall_row, zone_of
+    from games.engines.bridge_race.rounds import _types
+
+    kind = ADVENTURE[tile][0]
+    occupied = {c.cell for c in sim.cars if c.status == "board"}
+    closed = sim.mode == "closed_border"
+    out = []
+    for row in range(3, 33):
+        if closed and (zone_of(row) == FORCED_ZONE[sim.players] or row > wall_row(sim.players)):
+            continue
+        for lane in range(5):
+            cell = (lane, row)
+            if cell in sim.objects or cell in occupied:
+                continue
+            if any((o := sim.objects.get(a)) is not None and kind in _types(o) for a in adjacent(cell)):
+                continue
+            out.append(cell)
+    return out
+
+
+@pytest.mark.parametrize("players,mode", [(3, "standard"), (4, "closed_border"), (5, "first_game")])
+def test_r71_legal_cells_are_the_cells_with_no_same_type_neighbour(players, mode):
+    """legal_cells marks the neighbours of each object once: the same cells as looking around each
+    cell, over every adventure placement of bot-played races (objects of every kind on the bridge)."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = RULES.initial(players, {"mode": mode, "time_limit": 60})
+        checked = 0
+        for n in range(400):
+            actors = RULES.actors(s)
+            if not actors:
+                break
+            seat = next(iter(actors))
+            for tile in set(s.face_up) | set(ADVENTURE_IDS[:8]):
+                assert legal_cells(s, tile) == _cells_by_looking_around_each(s, tile)
+                checked += 1
+            action = RULES.legal_actions(s, seat)[0] if seat == SYSTEM else RULES.bot_action(s, seat, rng)
+            for event in RULES.decide(s, seat, RULES.parse_action(action), DecideContext(rng, 1000.0 + n)):
+                s = RULES.evolve(s, event)
+        assert checked > 100 and s.objects
