@@ -40,13 +40,30 @@ def _no_live_timers(settings: Any) -> Any:
 
 
 @pytest.fixture(scope="session")
-def _live_writers_closed_before_the_database_goes(django_db_setup: Any) -> Any:
+def _live_writers_closed_before_the_database_goes(django_db_setup: Any, django_db_blocker: Any) -> Any:
     """Set up after the test database, so torn down before it: a write that a test's socket left
     on its way may have opened a writer connection after that test's own clean-up."""
     from games import livewriter
 
     yield
     livewriter.shutdown()
+    with django_db_blocker.unblock():
+        _other_sessions_ended()
+
+
+def _other_sessions_ended() -> None:
+    """On PostgreSQL, end any other session still on the test database (a thread of an async test,
+    such as the database thread of database_sync_to_async, keeps its own connection until it ends),
+    so that the test database can be dropped after the suite instead of left behind with a warning."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture(autouse=True)
