@@ -274,7 +274,7 @@ def match_context(
         playing = match.status == Match.Status.ACTIVE
         shared = _every_viewers(match, rules, state, names, playing)
         context.update(
-            view=rules.view(state, seat),
+            view=_view_for(match, rules, state, seat, shared["actors"]),
             legal=rules.legal_actions(state, seat) if playing and seat is not None else [],
             actors=shared["actors"],
             deadlines=shared["deadlines"],
@@ -327,6 +327,26 @@ def _match_constants(match: Match, rules: Any) -> dict[str, Any]:
     }
     match._match_constants = (key, constants)  # type: ignore[attr-defined]
     return constants
+
+
+def _view_for(match: Match, rules: Any, state: Any, seat: int | None, actors: list[int]) -> dict[str, Any]:
+    """``rules.view(state, seat)``, where a spectator's is built once per match state and shared.
+
+    In a game whose views are public (``views_public``: a seat's view differs from a spectator's
+    only by its own options, R-89 for bridge_race), a seat that cannot act now sees exactly the
+    spectator's view, so it gets that one too: the pushes after a move build the view once for
+    the spectators' fragments and the seats that wait, not once per seat. The templates and board
+    models only read it.
+    """
+    if seat is not None and (seat in actors or not getattr(rules, "views_public", False)):
+        own: dict[str, Any] = rules.view(state, seat)
+        return own
+    kept = getattr(match, "_public_view", None)
+    if kept is None or kept[0] != match.version:
+        kept = (match.version, rules.view(state, None))
+        match._public_view = kept  # type: ignore[attr-defined]
+    view: dict[str, Any] = kept[1]
+    return view
 
 
 def _every_viewers(match: Match, rules: Any, state: Any, names: dict[int, str], playing: bool) -> dict[str, Any]:

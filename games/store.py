@@ -50,7 +50,15 @@ _rows: BoundedCache[int, Match] = BoundedCache(2048)
 def remember_row(match: Match) -> None:
     """Keep a copy of ``match``'s row as this process last wrote it (for the guarded write)."""
     row = copy.copy(match)
-    for attr in ("_seat_cache", "_log_events", "_chat_rows", "_public_context", "_match_constants", "_worded_events"):
+    for attr in (
+        "_seat_cache",
+        "_log_events",
+        "_chat_rows",
+        "_public_context",
+        "_public_view",
+        "_match_constants",
+        "_worded_events",
+    ):
         row.__dict__.pop(attr, None)
     _rows.put(match.pk, row)
 

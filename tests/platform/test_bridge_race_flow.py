@@ -44,3 +44,24 @@ def test_a_human_turn_waits_and_is_marked_your_turn(make_user: Any) -> None:
     waiting = Seat.objects.filter(match=match, waiting_since__isnull=False)
     assert waiting.count() == 1  # CHOOSE_CAR goes in seat order (R-18 step 7)
     assert waiting.get().number == 0
+
+
+def test_r89_the_seats_that_wait_share_the_spectators_view_and_the_seat_to_act_has_its_own(make_user: Any) -> None:
+    """The views are public (R-89): a push builds the spectator's view once for the seats that wait."""
+    from games.presenter import match_context
+    from games.store import rules_for
+
+    users = [make_user() for _ in range(3)]
+    match = services.do_create_match(users[0], "bridge_race", 3, {"mode": "standard"}, 60)
+    for user in users[1:]:
+        services.do_join_match(match.pk, user)
+    services.do_start_match(match.pk, users[0])
+    match = Match.objects.get(pk=match.pk)
+    spectator = match_context(match, None)["view"]
+    views = {seat.number: match_context(match, seat.user)["view"] for seat in Seat.objects.filter(match=match)}
+    state = store.load_state(match)
+    (acting,) = rules_for(match).actors(state)
+    assert "legal_actions" in views[acting] and views[acting] is not spectator
+    waiting = [seat for seat in views if seat != acting]
+    assert len(waiting) == 2 and all(views[seat] is spectator for seat in waiting)  # built once, shared
+    assert all(views[seat] == rules_for(match).view(state, seat) for seat in waiting)  # as the engine gives
