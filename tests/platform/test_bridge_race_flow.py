@@ -34,13 +34,18 @@ def test_bots_race_to_the_finish_with_round_end_steps_by_system(make_user: Any, 
     assert store.rebuild_from_log(match) == store.load_state(match)
 
 
-def test_a_human_turn_waits_and_is_marked_your_turn(make_user: Any) -> None:
-    users = [make_user() for _ in range(3)]
-    match = services.do_create_match(users[0], "bridge_race", 3, {"mode": "standard"}, 60)
+def human_race(make_user: Any, players: int = 3) -> Match:
+    """A started standard race of ``players`` users."""
+    users = [make_user() for _ in range(players)]
+    match = services.do_create_match(users[0], "bridge_race", players, {"mode": "standard"}, 60)
     for user in users[1:]:
         services.do_join_match(match.pk, user)
     services.do_start_match(match.pk, users[0])
-    match.refresh_from_db()
+    return Match.objects.get(pk=match.pk)
+
+
+def test_a_human_turn_waits_and_is_marked_your_turn(make_user: Any) -> None:
+    match = human_race(make_user)
     waiting = Seat.objects.filter(match=match, waiting_since__isnull=False)
     assert waiting.count() == 1  # CHOOSE_CAR goes in seat order (R-18 step 7)
     assert waiting.get().number == 0
@@ -51,12 +56,7 @@ def test_r89_the_seats_that_wait_share_the_spectators_view_and_the_seat_to_act_h
     from games.presenter import match_context
     from games.store import rules_for
 
-    users = [make_user() for _ in range(3)]
-    match = services.do_create_match(users[0], "bridge_race", 3, {"mode": "standard"}, 60)
-    for user in users[1:]:
-        services.do_join_match(match.pk, user)
-    services.do_start_match(match.pk, users[0])
-    match = Match.objects.get(pk=match.pk)
+    match = human_race(make_user)
     spectator = match_context(match, None)["view"]
     views = {seat.number: match_context(match, seat.user)["view"] for seat in Seat.objects.filter(match=match)}
     state = store.load_state(match)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 from typing import Any
 
 import pytest
 
+from .helpers import run_on_its_own_loop
 from .test_worker import redis_is_up
 
 SERVER = "redis://127.0.0.1:6379/7"
@@ -32,19 +32,7 @@ def test_a_group_message_is_decoded_once_for_every_member_channel_of_the_process
         if os.environ.get("CI") == "true":
             pytest.fail("Redis is not reachable at 127.0.0.1:6379")
         pytest.skip("channel layer Redis test skipped: no Redis at 127.0.0.1:6379")
-    failures: list[BaseException] = []
-
-    def run() -> None:  # its own loop, in its own thread (the browser tests leave one running here)
-        try:
-            asyncio.run(_decoded_once())
-        except BaseException as exc:
-            failures.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=60)
-    if failures:
-        raise failures[0]
+    run_on_its_own_loop(_decoded_once)
 
 
 async def _decoded_once() -> None:

@@ -7,12 +7,12 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .helpers import run_on_its_own_loop
 from .test_worker import redis_is_up
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,20 +47,7 @@ def test_item12_two_deployments_on_one_redis_do_not_hear_each_other() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("Redis is not reachable at 127.0.0.1:6379")
         pytest.skip("item 12 Redis test skipped: no Redis at 127.0.0.1:6379")
-    # Its own event loop, in its own thread: the browser tests leave a loop marked running here.
-    failures: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(_two_deployments())
-        except BaseException as exc:
-            failures.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=60)
-    if failures:
-        raise failures[0]
+    run_on_its_own_loop(_two_deployments)
 
 
 async def _two_deployments() -> None:
