@@ -28,6 +28,7 @@ from django.db import connection
 
 from . import seat_rows
 from .models import ActionReceipt, Match, MatchEvent, Seat
+from .store import quoted_columns
 
 _WRITE = f"""
 WITH m AS (
@@ -80,10 +81,11 @@ def _sql(with_seats: bool) -> str:
     :func:`games.seat_rows.seats_of` reads them, for the pushes that render boards (one query less)."""
     if not with_seats:
         return _WRITE + _AUDIENCE
-    number = seat_rows.quoted_column(Seat, "number")
+    column, table = quoted_columns(Seat), connection.ops.quote_name(Seat._meta.db_table)
     return (
         f"{_WRITE}SELECT m.revision, m.chat_version, m.bot_seats, {seat_rows.select_list()}"
-        f" FROM m LEFT JOIN {seat_rows.joins('s.match_id = m.id')} ORDER BY s.{number}"
+        f" FROM m LEFT JOIN {table} s ON s.{column['match']} = m.id{seat_rows.player_joins()}"
+        f" ORDER BY s.{column['number']}"
     )
 
 

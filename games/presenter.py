@@ -179,18 +179,14 @@ def chat_rows(match: Match) -> list[ChatMessage]:
     A move that opens or closes chatting for a seat re-sends its chat box, with no chat news: the
     rows are the ones the process already read (one query a move before, 2% of a daphne's time).
     """
-    cached = getattr(match, "_chat_rows", None)
-    if cached is None or cached[0] != match.chat_version:
-        # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-        key = (match.pk, match.seed, match.chat_version)
-        rows = _chat_cache.get(key)
-        if rows is None:
-            latest = ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")
-            rows = list(latest[: CHAT_LINES * 2])
-            _chat_cache.put(key, rows)
-        cached = (match.chat_version, rows)
-        match._chat_rows = cached  # type: ignore[attr-defined]
-    return cached[1]
+    # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
+    key = (match.pk, match.seed, match.chat_version)
+    rows = _chat_cache.get(key)
+    if rows is None:
+        latest = ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")
+        rows = list(latest[: CHAT_LINES * 2])
+        _chat_cache.put(key, rows)
+    return rows
 
 
 def nothing_secret(rules: Any, seat: int | None, chat: list[dict[str, Any]]) -> bool:

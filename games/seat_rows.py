@@ -21,6 +21,7 @@ from django.db import connection
 from django.db.models import Field, Model
 
 from .models import Profile, Seat
+from .store import quoted_columns
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -64,33 +65,27 @@ def select_list() -> str:
     return ", ".join(seat.columns + user.columns + profile.columns)
 
 
-def joins(seat_on: str) -> str:
-    """``seats s LEFT JOIN users u … LEFT JOIN profiles p …``, the seats taken ``ON seat_on``
-    (written with the alias ``s``): what every seat needs of its player for a page or a push."""
+def player_joins() -> str:
+    """``LEFT JOIN users u … LEFT JOIN profiles p …`` after a seats table aliased ``s``: what every
+    seat needs of its player for a page or a push, in the columns of :func:`select_list`."""
     user_model = get_user_model()
     q = connection.ops.quote_name
-    column = quoted_column
-    user_pk = user_model._meta.pk
-    assert user_pk is not None
+    pk = user_model._meta.pk
+    assert pk is not None
+    user_pk = quoted_columns(user_model)[pk.name]
     return (
-        f"{q(Seat._meta.db_table)} s ON {seat_on}"
-        f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.{q(_column(user_pk))} = s.{column(Seat, 'user')}"
-        f" LEFT JOIN {q(Profile._meta.db_table)} p ON p.{column(Profile, 'user')} = u.{q(_column(user_pk))}"
+        f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.{user_pk} = s.{quoted_columns(Seat)['user']}"
+        f" LEFT JOIN {q(Profile._meta.db_table)} p ON p.{quoted_columns(Profile)['user']} = u.{user_pk}"
     )
-
-
-def quoted_column(model: type[Model], name: str) -> str:
-    """The quoted column of field ``name`` of ``model``."""
-    field = model._meta.get_field(name)
-    assert isinstance(field, Field)
-    return connection.ops.quote_name(_column(field))
 
 
 @cache
 def _query(vendor: str) -> str:
-    # A join from a one-row select: the same columns, and the same builder, as the guarded write's.
-    match, number = quoted_column(Seat, "match"), quoted_column(Seat, "number")
-    return f"SELECT {select_list()} FROM (SELECT 1) AS one JOIN {joins(f's.{match} = %s')} ORDER BY s.{number}"
+    column, table = quoted_columns(Seat), connection.ops.quote_name(Seat._meta.db_table)
+    return (
+        f"SELECT {select_list()} FROM {table} s{player_joins()}"
+        f" WHERE s.{column['match']} = %s ORDER BY s.{column['number']}"
+    )
 
 
 def build(rows: list[tuple[Any, ...]]) -> list[Seat]:

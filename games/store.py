@@ -53,7 +53,6 @@ def remember_row(match: Match) -> None:
     for attr in (
         "_seat_cache",
         "_log_events",
-        "_chat_rows",
         "_public_context",
         "_public_view",
         "_match_constants",
