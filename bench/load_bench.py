@@ -12,7 +12,8 @@ read from the match page. It opens one WebSocket to ``/ws/match/<id>/`` and move
 POST ``/m/<id>/action/`` (form fields action=<json>, version, key). Which move to make is decided
 *before the clock starts*, in a separate helper process that loads the match state from the
 database and calls ``RULES.bot_action`` for every seat in ``waiting_seats & actors`` (the rule
-``games.services.waiting_seats`` uses).
+``games.services.waiting_seats`` uses). With ``--client scripted`` each match's moves are planned
+before it is played and sent one at a time, so the client's CPU in the window is its sockets' alone.
 
 Measured per accepted action: the time from the start of the POST until an ``update`` with a
 version >= the new version (the ``data-version`` of the board in the POST response) has arrived on
@@ -92,13 +93,14 @@ if "sniffio" not in sys.modules:
 GAME = "heist"
 SEATS = 4
 TIME_LIMIT = 3600  # no deadline falls due during a run
+SPARES = 1  # --client scripted: a table's next match, made and planned before the clock
 BIN = Path(sys.executable).parent
 BOARD_VERSION = re.compile(r'id="board"[^>]*?data-version="(\d+)"')
 CSRF_IN_PAGE = re.compile(r'"X-CSRFToken":\s*"([A-Za-z0-9]+)"')
 # An update's head: the consumer writes "type" and "revision" first (games.consumers._deliver), so a
 # board push is read by its first bytes; its fragments (most of it) are not parsed by the client.
 T = TypeVar("T")
-UPDATE_HEAD = re.compile(r'\{"type": "update", "revision": (\d+),')
+UPDATE_HEAD = re.compile(r'\{"type": "update", "revision": (\d+), "version": (\d+),')
 
 TARGETS = {
     "paced": "p50 <= 5 ms, p99 <= 30 ms",
@@ -357,6 +359,44 @@ def w_decide(match_id: int, salt: str, only: tuple[int, ...] | None = None) -> d
     return {"version": match.version, "seen": seen, "over": False, "actions": actions}
 
 
+def w_script(match_id: int, salt: str) -> list[tuple[int, dict[str, Any], int, int]]:
+    """The whole rest of a match, planned before it is played (``--client scripted``).
+
+    The match is played here on the engine, as the server will play it when the moves come one at
+    a time in this order: the same seeded RNG for each move (``rng_for(seed, version)``), the bot's
+    choice for a seat the game waits on, and the server's own steps (``SYSTEM``) where it makes
+    them. Each step is (seat, action, version before, version after); a ``SYSTEM`` step is made by
+    the worker, and the client waits to see it. Playing then costs the client no decision at all.
+    """
+    from games import clock
+    from games.engines.base import SYSTEM, DecideContext, replay, rng_for
+    from games.services import waiting_seats
+    from games.store import load_state, rules_for
+
+    match = _match_now(match_id)
+    rules = rules_for(match)
+    state = load_state(match)
+    version = match.version
+    rng = random.Random(f"{salt}:{match_id}:script")
+    steps: list[tuple[int, dict[str, Any], int, int]] = []
+    while rules.outcome(state) is None and len(steps) < 5000:
+        actors = rules.actors(state)
+        if SYSTEM in actors:
+            seat, action = SYSTEM, rules.legal_actions(state, SYSTEM)[0]
+        else:
+            free = sorted((waiting_seats(rules, state) & set(actors)) - {SYSTEM})
+            if not free:
+                break
+            seat = rng.choice(free)
+            action = rules.bot_action(state, seat, random.Random(f"{salt}:{match_id}:{version}:{seat}"))
+        ctx = DecideContext(rng=rng_for(match.seed, version), now=clock.now())
+        events = rules.decide(state, seat, rules.parse_action(action), ctx)
+        state = replay(rules, state, events)
+        steps.append((seat, action, version, version + len(events)))
+        version += len(events)
+    return steps
+
+
 def w_version(match_id: int) -> int:
     """What the pushes and the board's data-version count: the match's ``revision``."""
     from games.models import Match
@@ -493,6 +533,7 @@ class Sock:
         self.closing = False
         self.history: list[tuple[int, float]] = []
         self.max_version = -1
+        self.game_version = -1  # the highest game version (events) an update showed
         self.closed = False
         self.waiters: list[tuple[int, asyncio.Future[float | None]]] = []
         self.first = asyncio.get_running_loop().create_future()
@@ -509,6 +550,7 @@ class Sock:
                 head = UPDATE_HEAD.match(raw) if isinstance(raw, str) else None
                 if head is not None:
                     version = int(head.group(1))
+                    game_version = int(head.group(2))
                 else:
                     msg = json.loads(raw)
                     if msg.get("type") == "answer":
@@ -520,7 +562,9 @@ class Sock:
                         continue
                     # What a push counts: the board's revision.
                     version = int(msg.get("revision", msg.get("version", -1)))
+                    game_version = int(msg.get("version", -1))
                 self.history.append((version, now))
+                self.game_version = max(self.game_version, game_version)
                 if version > self.max_version:
                     self.max_version = version
                 if not self.first.done():
@@ -619,6 +663,7 @@ class Client:
         self.think: tuple[float, float] | None = None
         self.setup_errors: Counter[str] = Counter()
         self.connect_sem = asyncio.Semaphore(args.connect_concurrency)
+        self.scripts: dict[int, list[tuple[int, dict[str, Any], int, int]]] = {}  # --client scripted
 
     async def __aenter__(self) -> Client:
         return self
@@ -805,8 +850,12 @@ class Client:
 
     # -- a table of 4 users playing match after match ---------------------------------------------
 
-    async def run_table(self, players: list[Player], first: MatchConn | None) -> None:
-        """Play match after match with the same 4 users until time is up."""
+    async def run_table(
+        self, players: list[Player], first: MatchConn | None, spares: list[tuple[int, dict[int, int]]]
+    ) -> None:
+        """Play match after match with the same 4 users until time is up: the ``spares`` made before
+        the clock first (with ``--client scripted``, so that the client makes no match in the window
+        while it can), then new ones."""
         conn = first
         try:
             while not self.stop.is_set():
@@ -817,13 +866,19 @@ class Client:
                 if conn is None:
                     await asyncio.sleep(1.0)  # its sockets could not be opened; try a new match later
                 try:
-                    match_id, seats = await self.call(
-                        len(self.stats.matches), create_started_match, [p.user_id for p in players]
+                    match_id, seats = (
+                        spares.pop(0)
+                        if spares
+                        else await self.call(
+                            len(self.stats.matches), create_started_match, [p.user_id for p in players]
+                        )
                     )
                 except Exception as exc:
                     self.stats.errors[f"create match: {type(exc).__name__}: {str(exc)[:60]}"] += 1
                     return
                 self.stats.matches.append(match_id)
+                if self.args.client == "scripted" and match_id not in self.scripts:
+                    self.scripts[match_id] = await self.call(match_id, w_script, match_id, self.salt)
                 by_user = {p.user_id: p for p in players}
                 conn = await self.connect_match(match_id, {seat: by_user[uid] for seat, uid in seats.items()})
         finally:
@@ -835,6 +890,62 @@ class Client:
                 await asyncio.gather(*(s.close() for s in conn.socks.values()))
 
     async def play_match(self, conn: MatchConn) -> None:
+        if self.args.client == "scripted":
+            measures: list[Pending] = []
+            over = await self.play_script(conn, measures)
+            await self.finish_match(conn, measures, over)
+        else:
+            await self.play_deciding(conn)
+
+    async def play_script(self, conn: MatchConn, measures: list[Pending]) -> bool:
+        """Play the match's planned moves (:func:`w_script`) one at a time; whether it reached its end.
+
+        A move goes as soon as the one before it is answered (or, for the server's own step, seen
+        on a socket), so a match never has two moves in flight and no move is refused as stale:
+        a refusal means the plan and the server disagree, and is counted as an error.
+        """
+        steps = self.scripts.pop(conn.match_id, [])
+        ready = conn.socks
+        for seat, action, before, after in steps:
+            if self.stop.is_set():
+                return False
+            if seat < 0:  # the worker makes the server's own step
+                if not await self.game_version_seen(conn, after):
+                    self.stats.errors["scripted: the server's own step never reached a socket"] += 1
+                    return False
+                continue
+            if self.think is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stop.wait(), random.uniform(*self.think))
+                if self.stop.is_set():
+                    return False
+            opponents = [s for n, s in ready.items() if n != seat]
+            if self.args.transport == "socket":
+                status, pending = await self.socket_move(ready[seat], conn.match_id, before, action, opponents)
+            else:
+                status, pending = await self.post_move(conn.seats[seat], conn.match_id, before, action, opponents)
+            if pending is None:
+                if status == 409:
+                    self.stats.errors["scripted: a planned move was refused as stale"] += 1
+                return False
+            measures.append(pending)
+        return bool(steps)
+
+    async def game_version_seen(self, conn: MatchConn, target: int) -> bool:
+        """Wait until a socket of the match shows game version ``target`` (``--lost-timeout`` at most)."""
+        deadline = time.perf_counter() + self.args.lost_timeout
+        while True:
+            conn.changed.clear()
+            if max(s.game_version for s in conn.socks.values()) >= target:
+                return True
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(conn.changed.wait(), remaining)
+
+    async def play_deciding(self, conn: MatchConn) -> None:
+        """Every free seat moves at once, on the helpers' decisions for the version its sockets show."""
         match_id, seats, ready, changed = conn.match_id, conn.seats, conn.socks, conn.changed
         table = {"force": True}
         busy: set[int] = set()
@@ -909,6 +1020,11 @@ class Client:
                 task.add_done_callback(inflight.discard)
         if inflight:
             await asyncio.gather(*inflight, return_exceptions=True)
+        await self.finish_match(conn, measures, over)
+
+    async def finish_match(self, conn: MatchConn, measures: list[Pending], over: bool) -> None:
+        """Measure the match's moves once every socket saw its final version (or waited for it)."""
+        match_id, ready = conn.match_id, conn.socks
         if over:
             self.stats.finished_matches += 1
         # Every client must have seen the final version of the match.
@@ -930,7 +1046,10 @@ class Client:
 # =================================================================================================
 
 
-def setup_tables(count: int, urls: list[str]) -> tuple[list[list[Player]], list[tuple[int, dict[int, int]]]]:
+def setup_tables(
+    count: int, urls: list[str], spares: int = 0
+) -> tuple[list[list[Player]], list[tuple[int, dict[int, int]]], list[list[tuple[int, dict[int, int]]]]]:
+    """``count`` tables of users, each with a started match, and ``spares`` more started matches each."""
     t = time.perf_counter()
     from concurrent.futures import ThreadPoolExecutor
 
@@ -946,10 +1065,12 @@ def setup_tables(count: int, urls: list[str]) -> tuple[list[list[Player]], list[
             connections.close_all()
 
     with ThreadPoolExecutor(4) as pool:
-        firsts = list(pool.map(create, [[p.user_id for p in tbl] for tbl in tables]))
+        # Round by round, so that the first matches' ids (and with --route match, their daphnes) alternate.
+        made = list(pool.map(create, [[p.user_id for p in tbl] for _ in range(1 + spares) for tbl in tables]))
     connections.close_all()
-    log(f"{len(players)} users with sessions and {count} started matches in {time.perf_counter() - t:.1f} s")
-    return tables, firsts
+    log(f"{len(players)} users with sessions and {len(made)} started matches in {time.perf_counter() - t:.1f} s")
+    per_table = [made[i :: count] for i in range(count)]
+    return tables, [m[0] for m in per_table], [m[1:] for m in per_table]
 
 
 async def run_play(
@@ -959,6 +1080,7 @@ async def run_play(
     scenario: str,
     tables: list[list[Player]],
     firsts: list[tuple[int, dict[int, int]]],
+    spares: list[list[tuple[int, dict[int, int]]]],
 ) -> tuple[Stats, float, dict[str, float]]:
     async with Client(args, urls, pools) as client:
         client.think = (args.think_min, args.think_max) if scenario == "paced" else None
@@ -978,6 +1100,12 @@ async def run_play(
         )
         # Warm the helper processes (Django import) before the clock runs.
         await asyncio.gather(*(client.call(i, w_version, firsts[0][0]) for i in range(len(pools))))
+        if args.client == "scripted":
+            t = time.perf_counter()
+            planned = [m for m, _ in firsts] + [m for table_spares in spares for m, _ in table_spares]
+            plans = await asyncio.gather(*(client.call(m, w_script, m, client.salt) for m in planned))
+            client.scripts.update(zip(planned, plans, strict=True))
+            log(f"{len(plans)} matches planned in {time.perf_counter() - t:.1f} s: {sum(map(len, plans))} steps")
 
         t = time.perf_counter()
         by_user = {p.user_id: p for tbl in tables for p in tbl}
@@ -1010,7 +1138,10 @@ async def run_play(
             out = Path(tempfile.mkdtemp(prefix="hideout-spy-")) / "daphne0.txt"
             args.spy_run = (spy.start(args.daphne_pids[0], args.duration, out), out)
         log(f"{scenario}: {len(tables)} tables play for {args.duration:.0f} s ...")
-        tasks = [asyncio.create_task(client.run_table(tbl, conn)) for tbl, conn in zip(tables, conns, strict=True)]
+        tasks = [
+            asyncio.create_task(client.run_table(tbl, conn, table_spares))
+            for tbl, conn, table_spares in zip(tables, conns, spares, strict=True)
+        ]
         await asyncio.sleep(args.duration)
         client.stop.set()
         stopped = time.perf_counter()
@@ -1155,6 +1286,12 @@ def report_play(scenario: str, stats: Stats, elapsed: float, cpu: dict[str, floa
         ],
         ["moves sent by", "the mover's WebSocket" if args.transport == "socket" else "form POST"],
         ["client event loop", client_loop()],
+        [
+            "moves chosen",
+            "planned per match before it is played, one move in flight a match"
+            if args.client == "scripted"
+            else "by the helpers on each version, every free seat at once",
+        ],
         ["matches played (finished)", f"{len(stats.matches)} ({stats.finished_matches})"],
         ["window (s)", round(elapsed, 1)],
         ["moves offered / s", stats.attempts / elapsed if elapsed else 0.0],
@@ -1365,6 +1502,14 @@ def parse_args() -> argparse.Namespace:
     )
     p.add_argument("--celery-concurrency", type=int, default=2)
     p.add_argument("--deciders", type=int, default=1, help="client helper processes that choose moves")
+    p.add_argument(
+        "--client",
+        choices=["deciding", "scripted"],
+        default="deciding",
+        help="deciding: every free seat moves at once on the helpers' choice for the version it sees (stale"
+        " moves are refused and decided again); scripted: each match's moves are planned before it is played"
+        " and sent one at a time, so the client spends almost nothing a move",
+    )
     p.add_argument("--url", default="", help="attach to running servers: comma-separated base URLs")
     p.add_argument("--pid", type=int, default=0, help="with --url: daphne pid for the sockets RSS reading")
     p.add_argument("--pg-admin", default=os.environ.get("BENCH_PG_ADMIN", "postgresql://root@127.0.0.1:5432/postgres"))
@@ -1436,7 +1581,7 @@ def main() -> int:
                 args.daphne_pids = list(stack.daphne_pids)
                 args.celery_pid = stack.celery_pid
             if scenario == "sockets":
-                tables, firsts = setup_tables(math.ceil(args.sockets / SEATS), args.urls[:1])
+                tables, firsts, _ = setup_tables(math.ceil(args.sockets / SEATS), args.urls[:1])
                 run_client(run_sockets(args, args.urls[0], tables, firsts))
                 if stack is not None:
                     stack.stop()
@@ -1444,8 +1589,8 @@ def main() -> int:
             saved = args.duration
             if args.duration is None:
                 args.duration = 60.0 if scenario == "paced" else 45.0
-            tables, firsts = setup_tables(args.matches, args.urls)
-            stats, elapsed, cpu = run_client(run_play(args, args.urls, pools, scenario, tables, firsts))
+            tables, firsts, spares = setup_tables(args.matches, args.urls, SPARES if args.client == "scripted" else 0)
+            stats, elapsed, cpu = run_client(run_play(args, args.urls, pools, scenario, tables, firsts, spares))
             if stack is not None:
                 stack.stop()  # also frees the PostgreSQL connections the servers still hold
             ok = report_play(scenario, stats, elapsed, cpu, args) and ok
