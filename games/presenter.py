@@ -409,9 +409,12 @@ def public_context(match: Match) -> dict[str, Any]:
     key = (match.revision, translation.get_language())
     cached = getattr(match, "_public_context", None)
     if cached is None or cached[0] != key:
-        cached = (key, match_context(match, None, parts=frozenset({"board"})))
+        context = match_context(match, None, parts=frozenset({"board"}))
+        # Kept without the match itself: a match holding a context that holds the match is a
+        # cycle, which only the collector frees, with everything the context holds.
+        cached = (key, {name: value for name, value in context.items() if name != "match"})
         match._public_context = cached  # type: ignore[attr-defined]
-    return cached[1]
+    return {**cached[1], "match": match}
 
 
 def score_text(game: str, score: int) -> str:

@@ -173,3 +173,28 @@ def test_the_spectators_context_of_shared_fragments_is_kept_per_language(make_us
     assert english["game_name"] == "Heist"
     assert chinese["game_name"] != english["game_name"]
     assert chinese["render_language"] == "zh-hant"
+
+
+@pytest.mark.django_db
+def test_a_match_rendered_for_every_seat_is_freed_without_the_collector(make_user: Any) -> None:
+    """The contexts a push builds are kept on its match object, never the other way round as well:
+    a cycle through them would wait for the collector, whose passes pause every socket of the
+    daphne (docs/performance.md section 16), with everything the contexts hold."""
+    import gc
+    import weakref
+
+    from games.models import Match
+
+    started, by_seat = started_match(make_user, "heist", 4)
+    match = Match.objects.get(pk=started.pk)
+    for user in [*by_seat.values(), None]:
+        rendered = pushes.render_seat(match, user, ["board", "log", "chat"])
+        assert rendered.frags  # the board was drawn, shared fragments included
+    assert getattr(match, "_public_context", None) is not None
+    freed = weakref.ref(match)
+    gc.disable()
+    try:
+        del match
+        assert freed() is None, "the match object lives on in a reference cycle"
+    finally:
+        gc.enable()
