@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -40,7 +41,12 @@ class Profile(models.Model):
 
     @property
     def name(self) -> str:
-        return self.display_name or self.user.email.split("@")[0] or self.user.get_username()
+        return player_name(self.user, self.display_name)
+
+
+def player_name(user: Any, display_name: str) -> str:
+    """What a player is called: the name they chose, else their email's first part, else their username."""
+    return display_name or user.email.split("@")[0] or user.get_username()
 
 
 class Match(models.Model):
@@ -146,8 +152,9 @@ class Seat(models.Model):
             return str(_("Bot %(n)s") % {"n": self.bot_number or self.number + 1})
         if self.user is None:
             return str(_("Empty seat"))
+        # From the user, not through profile.user: the seats' profiles do not point back (games.seat_rows).
         profile = getattr(self.user, "profile", None)
-        return profile.name if profile else self.user.get_username()
+        return player_name(self.user, profile.display_name) if profile else self.user.get_username()
 
 
 class MatchEvent(models.Model):
@@ -210,8 +217,6 @@ class ChatMessage(models.Model):
         if self.to_seat is None:
             return True
         return seat is not None and seat in (self.seat, self.to_seat)
-
-
 
 
 class Presence(models.Model):

@@ -90,7 +90,8 @@ def _query(vendor: str) -> str:
 
 def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
     """Seats from rows of :func:`select_list` (a row with no seat, from an outer join, is skipped),
-    each with ``user`` and its ``profile`` set, as ``select_related("user__profile")`` sets them."""
+    each with ``user`` and its ``profile`` set, as ``select_related("user__profile")`` sets them
+    (but for the profile's own ``user``, which is read again if asked for)."""
     seat_table, user_table, profile_table = _tables(connection.vendor)
     n_seat, n_user = len(seat_table.attnames), len(user_table.attnames)
     seats: list[Seat] = []
@@ -103,8 +104,10 @@ def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
             user = user_table.build(row[n_seat : n_seat + n_user])
             profile = None
             if row[n_seat + n_user] is not None:
+                # Without the way back (profile.user) that select_related sets: a user and a profile
+                # pointing at each other are a cycle, which only the collector frees, and a push
+                # builds every seat's after each move (docs/performance.md section 16).
                 profile = profile_table.build(row[n_seat + n_user :])
-                profile._state.fields_cache["user"] = user
             user._state.fields_cache["profile"] = profile
         seat._state.fields_cache["user"] = user
         assert isinstance(seat, Seat)

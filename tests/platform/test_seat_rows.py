@@ -82,3 +82,28 @@ def test_empty_seats_bots_and_players_without_a_profile_read_as_the_orm_reads_th
     assert seats[2].user is None and seats[2].display_name == "Empty seat"
     assert seats[0].display_name == "bare"
     assert as_orm_gives(seats) == as_orm_gives(orm_seats(match.pk))
+
+
+def test_the_seats_and_their_players_are_freed_without_the_collector(make_user: Any) -> None:
+    """A push reads every seat with its player after each move: no cycle among them (select_related
+    sets profile.user back to the user) may leave them to the collector, whose passes pause every
+    socket of the daphne (docs/performance.md section 16). A name still costs no query."""
+    import gc
+    import weakref
+
+    match, by_seat = started_match(make_user)
+    profile = by_seat[0].profile
+    profile.display_name = ""  # the name then comes from the user's email
+    profile.save()
+    seats = seat_rows.seats_of(match.pk)
+    with CaptureQueriesContext(connection) as queries:
+        assert seats[0].display_name == by_seat[0].email.split("@")[0]
+    assert queries.captured_queries == []
+    users = [weakref.ref(s.user) for s in seats if s.user is not None]
+    assert users
+    gc.disable()
+    try:
+        del seats
+        assert all(user() is None for user in users), "a seat's player lives on in a reference cycle"
+    finally:
+        gc.enable()
