@@ -10,6 +10,9 @@ language because it never changes during a match.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
@@ -71,6 +74,25 @@ def svg_y(row: Any) -> int:
 # ---- words ----------------------------------------------------------------------------------
 
 
+# The language a board model is being built in, looked up once for the whole build: asking the
+# translation machinery (a thread- and task-local) for each of a model's words and cell labels was
+# a sixth of building it.
+_building_in: ContextVar[str | None] = ContextVar("bridge_model_language", default=None)
+
+
+def _language() -> str:
+    return _building_in.get() or get_language() or ""
+
+
+@contextmanager
+def _words_in(language: str) -> Iterator[None]:
+    token = _building_in.set(language)
+    try:
+        yield
+    finally:
+        _building_in.reset(token)
+
+
 class Words(dict[Any, Any]):
     """A table of words to translate. A word looked up is a plain string in the current language,
     each language's strings made once, not a lazy translation that every use translates again:
@@ -81,7 +103,7 @@ class Words(dict[Any, Any]):
         self._in_language: dict[str, dict[Any, str]] = {}
 
     def _table(self) -> dict[Any, str]:
-        language = get_language()
+        language = _language()
         table = self._in_language.get(language)
         if table is None:
             table = self._in_language[language] = {key: str(word) for key, word in self.items()}
@@ -343,12 +365,12 @@ def _bridge_labels(language: str) -> dict[tuple[int, int], str]:
 def _labels() -> dict[tuple[int, int], str]:
     """The labels of the bridge cells in the current language, for loops over many cells
     (``cell_label`` looks the language up on every call)."""
-    return _bridge_labels(get_language() or "")
+    return _bridge_labels(_language())
 
 
 def cell_label(lane: int, row: int) -> str:
     if on_bridge(lane, row):
-        return _bridge_labels(get_language() or "")[(lane, row)]
+        return _bridge_labels(_language())[(lane, row)]
     if row >= ROWS:
         return gettext("beyond the finish")
     if row < 0:
@@ -1071,6 +1093,13 @@ def _focus(by_seat: dict[int, dict[str, Any]], turn_seat: Any, active: Any, seat
 
 
 def _model(
+    view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None
+) -> dict[str, Any]:
+    with _words_in(get_language() or ""):
+        return _build_model(view, seat, legal, names, state_key)
+
+
+def _build_model(
     view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None
 ) -> dict[str, Any]:
     names = dict(names or {})

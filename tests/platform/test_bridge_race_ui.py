@@ -495,3 +495,23 @@ def test_r89_every_seat_without_actions_gets_the_model_built_for_it_alone(mode: 
         for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0 + version)):
             state = RULES.evolve(state, event)
     assert compared > 400
+
+
+def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_behind() -> None:
+    """The model looks its language up once per build (not once per word): two builds in two
+    languages each get their own words, and the language is not left pinned after a build."""
+    from django.utils import translation
+
+    from games.templatetags import bridge_tags
+
+    state = RULES.initial(4, {"mode": "standard", "time_limit": 60})
+    names = {i: f"Player {i + 1}" for i in range(4)}
+    view = RULES.view(state, None)
+    built = {}
+    for language in ("en", "zh-hant", "en"):
+        with translation.override(language):
+            model = bridge_tags._model(view, None, [], names, None)
+            built[language] = (model["players"][0]["status_text"], bridge_tags.STATUS_NAMES["none"])
+        assert bridge_tags._building_in.get() is None
+    assert built["en"][0] == built["en"][1] == "not on the bridge yet"
+    assert built["zh-hant"][0] == built["zh-hant"][1] != built["en"][0]
