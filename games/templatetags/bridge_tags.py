@@ -76,7 +76,7 @@ def svg_y(row: Any) -> int:
 
 # The language a board model is being built in, looked up once for the whole build: asking the
 # translation machinery (a thread- and task-local) for each of a model's words and cell labels was
-# a sixth of building it.
+# about a third of building it, in a profile (docs/performance.md section 16).
 _building_in: ContextVar[str | None] = ContextVar("bridge_model_language", default=None)
 
 
