@@ -905,7 +905,6 @@ class Client:
         a refusal means the plan and the server disagree, and is counted as an error.
         """
         steps = self.scripts.pop(conn.match_id, [])
-        ready = conn.socks
         for seat, action, before, after in steps:
             if self.stop.is_set():
                 return False
@@ -914,22 +913,32 @@ class Client:
                     self.stats.errors["scripted: the server's own step never reached a socket"] += 1
                     return False
                 continue
-            if self.think is not None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stop.wait(), random.uniform(*self.think))
-                if self.stop.is_set():
-                    return False
-            opponents = [s for n, s in ready.items() if n != seat]
-            if self.args.transport == "socket":
-                status, pending = await self.socket_move(ready[seat], conn.match_id, before, action, opponents)
-            else:
-                status, pending = await self.post_move(conn.seats[seat], conn.match_id, before, action, opponents)
+            if not await self.thought():
+                return False
+            status, pending = await self.send_move(conn, seat, before, action)
             if pending is None:
                 if status == 409:
                     self.stats.errors["scripted: a planned move was refused as stale"] += 1
                 return False
             measures.append(pending)
         return bool(steps)
+
+    async def thought(self) -> bool:
+        """A paced player's think time (none flat-out); whether there is still time to move."""
+        if self.think is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), random.uniform(*self.think))
+        return not self.stop.is_set()
+
+    async def send_move(
+        self, conn: MatchConn, seat: int, version: int, action: dict[str, Any]
+    ) -> tuple[int, Pending | None]:
+        """``seat``'s move, by its socket or as a form POST (``--transport``); its arrival is measured
+        on the other seats' sockets."""
+        opponents = [s for n, s in conn.socks.items() if n != seat]
+        if self.args.transport == "socket":
+            return await self.socket_move(conn.socks[seat], conn.match_id, version, action, opponents)
+        return await self.post_move(conn.seats[seat], conn.match_id, version, action, opponents)
 
     async def game_version_seen(self, conn: MatchConn, target: int) -> bool:
         """Wait until a socket of the match shows game version ``target`` (``--lost-timeout`` at most)."""
@@ -946,7 +955,7 @@ class Client:
 
     async def play_deciding(self, conn: MatchConn) -> None:
         """Every free seat moves at once, on the helpers' decisions for the version its sockets show."""
-        match_id, seats, ready, changed = conn.match_id, conn.seats, conn.socks, conn.changed
+        match_id, ready, changed = conn.match_id, conn.socks, conn.changed
         table = {"force": True}
         busy: set[int] = set()
         inflight: set[asyncio.Task[None]] = set()
@@ -957,26 +966,19 @@ class Client:
         async def move(seat: int, version: int, seen: int, action: dict[str, Any]) -> None:
             status = 0
             try:
-                if self.think is not None:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.stop.wait(), random.uniform(*self.think))
-                    if self.stop.is_set():
+                if not await self.thought():
+                    return
+                if self.think is not None and ready[seat].max_version > seen:
+                    # The board changed while this player thought: the browser's form now carries the
+                    # new version, so decide again (still before the clock starts).
+                    self.stats.decisions += 1
+                    fresh = await self.call(match_id, w_decide, match_id, self.salt, (seat,))
+                    if fresh["over"] or seat not in fresh["actions"]:
                         return
-                    if ready[seat].max_version > seen:
-                        # The board changed while this player thought: the browser's form now carries the
-                        # new version, so decide again (still before the clock starts).
-                        self.stats.decisions += 1
-                        fresh = await self.call(match_id, w_decide, match_id, self.salt, (seat,))
-                        if fresh["over"] or seat not in fresh["actions"]:
-                            return
-                        version, action = fresh["version"], fresh["actions"][seat]
+                    version, action = fresh["version"], fresh["actions"][seat]
                 if self.stop.is_set():
                     return
-                opponents = [s for n, s in ready.items() if n != seat]
-                if self.args.transport == "socket":
-                    status, pending = await self.socket_move(ready[seat], match_id, version, action, opponents)
-                else:
-                    status, pending = await self.post_move(seats[seat], match_id, version, action, opponents)
+                status, pending = await self.send_move(conn, seat, version, action)
                 if pending is not None:
                     measures.append(pending)
             finally:
@@ -1069,7 +1071,7 @@ def setup_tables(
         made = list(pool.map(create, [[p.user_id for p in tbl] for _ in range(1 + spares) for tbl in tables]))
     connections.close_all()
     log(f"{len(players)} users with sessions and {len(made)} started matches in {time.perf_counter() - t:.1f} s")
-    per_table = [made[i :: count] for i in range(count)]
+    per_table = [made[i::count] for i in range(count)]
     return tables, [m[0] for m in per_table], [m[1:] for m in per_table]
 
 
