@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games import fragment_memo, pushes, services
 from games.templatetags import hideout
 
-from .helpers import started_match
+from .helpers import collector_off, started_match
 
 
 def counting(html: str) -> tuple[list[int], Any]:
@@ -180,7 +180,6 @@ def test_a_match_rendered_for_every_seat_is_freed_without_the_collector(make_use
     """The contexts a push builds are kept on its match object, never the other way round as well:
     a cycle through them would wait for the collector, whose passes pause every socket of the
     daphne (docs/performance.md section 16), with everything the contexts hold."""
-    import gc
     import weakref
 
     from games.models import Match
@@ -192,9 +191,6 @@ def test_a_match_rendered_for_every_seat_is_freed_without_the_collector(make_use
         assert rendered.frags  # the board was drawn, shared fragments included
     assert getattr(match, "_public_context", None) is not None
     freed = weakref.ref(match)
-    gc.disable()
-    try:
+    with collector_off():
         del match
         assert freed() is None, "the match object lives on in a reference cycle"
-    finally:
-        gc.enable()

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import seat_rows
 from games.models import Profile, Seat
 
-from .helpers import started_match
+from .helpers import collector_off, started_match
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,6 @@ def test_the_seats_and_their_players_are_freed_without_the_collector(make_user: 
     """A push reads every seat with its player after each move: no cycle among them (select_related
     sets profile.user back to the user) may leave them to the collector, whose passes pause every
     socket of the daphne (docs/performance.md section 16). A name still costs no query."""
-    import gc
     import weakref
 
     match, by_seat = started_match(make_user)
@@ -101,9 +100,6 @@ def test_the_seats_and_their_players_are_freed_without_the_collector(make_user: 
     assert queries.captured_queries == []
     users = [weakref.ref(s.user) for s in seats if s.user is not None]
     assert users
-    gc.disable()
-    try:
+    with collector_off():
         del seats
         assert all(user() is None for user in users), "a seat's player lives on in a reference cycle"
-    finally:
-        gc.enable()
