@@ -191,3 +191,18 @@ def test_r76_r80_bot_boss_action_is_accepted_at_any_clock_time(now: float) -> No
             assert action in RULES.legal_actions(state, 0)
             assert ready or action["type"] not in ("prompt", "call")
             act(state, 0, action, now=now)  # accepted
+
+
+def test_legal_actions_are_copies_that_a_caller_may_change() -> None:
+    """The engine remembers the last state's legal actions; what it hands out must be the caller's own."""
+    planning = planning_state(4)
+    first = RULES.legal_actions(planning, 0)
+    first[0]["roles"].append("MASTERMIND")  # an action holding a list
+    first[0]["type"] = "changed"
+    assert RULES.legal_actions(planning, 0)[0] == {"type": "choose", "roles": ["THUG"]}
+    negotiation = negotiation_state([TH, DR, GO, MM])
+    offers = RULES.legal_actions(negotiation, 0)
+    offers[2]["amount"] = 99  # an action holding only scalars
+    offers.clear()
+    assert RULES.legal_actions(negotiation, 0)[2]["amount"] == 1
+    assert RULES.actors(negotiation) == frozenset({0, 1, 2, 3})
