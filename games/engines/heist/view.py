@@ -17,15 +17,19 @@ def _allowed(state: State, seat: int) -> list[str]:
     return list(owned)
 
 
+_CONTAINERS = (dict, list, tuple)
+
+
 def _plain_copy(value: Any) -> Any:
     """A copy of JSON-like data (dicts, lists, tuples, scalars), so a viewer cannot change the state;
-    copy.deepcopy was a tenth of every board's rendering."""
+    copy.deepcopy was a tenth of every board's rendering. Scalars are taken as they are, without a
+    call each: they were most of the calls."""
     if isinstance(value, dict):
-        return {key: _plain_copy(item) for key, item in value.items()}
+        return {key: _plain_copy(item) if isinstance(item, _CONTAINERS) else item for key, item in value.items()}
     if isinstance(value, list):
-        return [_plain_copy(item) for item in value]
+        return [_plain_copy(item) if isinstance(item, _CONTAINERS) else item for item in value]
     if isinstance(value, tuple):
-        return tuple(_plain_copy(item) for item in value)
+        return tuple(_plain_copy(item) if isinstance(item, _CONTAINERS) else item for item in value)
     return value
 
 
