@@ -54,7 +54,17 @@ def _seats(match: Match) -> list[Seat]:
 
 
 def seat_names(match: Match) -> dict[int, str]:
-    return {s.number: s.display_name for s in _seats(match)}
+    """Every seat's name, in the active language; read-only, as it is kept on ``match`` for its seats
+    (a push asks once per viewer and again for each log)."""
+    seats = _seats(match)
+    language = translation.get_language()
+    kept = getattr(match, "_names_kept", None)
+    if kept is not None and kept[0] is seats and kept[1] == language:
+        names: dict[int, str] = kept[2]
+        return names
+    names = {s.number: s.display_name for s in seats}
+    match._names_kept = (seats, language, names)  # type: ignore[attr-defined]
+    return names
 
 
 def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:

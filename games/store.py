@@ -57,6 +57,7 @@ def remember_row(match: Match) -> None:
         "_public_view",
         "_match_constants",
         "_worded_events",
+        "_names_kept",
     ):
         row.__dict__.pop(attr, None)
     _rows.put(match.pk, row)
