@@ -103,3 +103,22 @@ def test_the_seats_and_their_players_are_freed_without_the_collector(make_user: 
     with collector_off():
         del seats
         assert all(user() is None for user in users), "a seat's player lives on in a reference cycle"
+
+
+def test_seat_names_are_kept_per_language_and_read_again_for_new_seats(make_user: Any) -> None:
+    """presenter.seat_names keeps its answer on the match: a bot's name is translated, so the language is
+    part of what it is kept for, and a push that hands the match new seat rows gets their names."""
+    from django.utils import translation
+
+    from games import presenter, services
+
+    match, players = started_match(make_user, players=3)
+    services.do_replace_with_bot(match.pk, 1)
+    with translation.override("en"):
+        assert presenter.seat_names(match)[1] == "Bot 1"
+    with translation.override("zh-hant"):
+        assert presenter.seat_names(match)[1] == "電腦玩家 1"
+    Profile.objects.filter(user=players[0]).update(display_name="Renamed")
+    match._seat_cache = seat_rows.seats_of(match.pk)  # type: ignore[attr-defined]  # as a push does
+    with translation.override("en"):
+        assert presenter.seat_names(match)[0] == "Renamed"
