@@ -106,7 +106,9 @@ elif env.bool("DB_POOL", default=True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=1),
-        "max_size": env.int("DB_POOL_MAX", default=10),
+        # HTTP_CONCURRENCY requests, the socket writer threads that keep theirs (games.writers: 3),
+        # and the sockets' own database thread.
+        "max_size": env.int("DB_POOL_MAX", default=12),
         "timeout": env.int("DB_POOL_TIMEOUT", default=20),
     }
     # With a pool this makes Django pass psycopg_pool's check_connection: each connection is tested
@@ -126,7 +128,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"]["options"] = "-c plan_cache_mode=force_generic_plan"
 
 # HTTP requests one server process works on at once (each holds a thread and a database
-# connection); keep it at most DB_POOL_MAX. The rest wait their turn in the event loop.
+# connection); keep it at most DB_POOL_MAX - 4 (see the pool). The rest wait their turn in the event loop.
 HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -20,13 +20,14 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import get_user_model
+from django.db import InterfaceError, OperationalError
 from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from config.wscompress import DEFLATE
 
-from . import clock, livesocket, livewriter, payloads, presence, pushes, ratelimit, services
+from . import clock, livesocket, payloads, presence, pushes, ratelimit, services, writers
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import players_group, seat_group, watch_group
@@ -469,12 +470,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         task.add_done_callback(self.answering.discard)
 
     async def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
-        # A live game's inputs are written on the live writer threads, which keep their connections:
-        # the process's one shared database thread would queue every match's moves behind each other.
-        if self.live:
-            return await livewriter.write(self._submit_now, sent, received)
-        result: services.SubmitResult = await database_sync_to_async(self._submit_now)(sent, received)
-        return result
+        # Written on the writer threads, which keep their connections: the process's one shared
+        # database thread queued every match's moves behind each other (games.writers).
+        try:
+            return await writers.write(self._submit_now, sent, received)
+        except (OperationalError, InterfaceError):
+            if sent.key is None:
+                raise
+            # The thread's kept connection was lost (PostgreSQL restarted or ended it) and is closed
+            # now: once more on a new one. The key answers a move that was written before the loss
+            # as written, instead of applying it twice.
+            return await writers.write(self._submit_now, sent, received)
 
     def _submit_now(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
         # The write checks that my seat is still my active user's (seats are renumbered at the start
@@ -639,4 +645,3 @@ def _int(value: Any, default: Any) -> Any:
         return int(value)
     except (TypeError, ValueError):
         return default
-

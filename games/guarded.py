@@ -94,7 +94,7 @@ def _execute_prepared(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]
 
     Django's cursors bind on the client (every parameter quoted into the text) and PostgreSQL then
     parses and plans the whole statement for each move. Prepared once per connection (the pool and
-    the live writers keep theirs), each move sends only the parameters: measured in live_bench,
+    the writer threads keep theirs), each move sends only the parameters: measured in live_bench,
     this is most of the statement's cost on both sides (docs/performance.md, section 10).
     """
     connection.ensure_connection()

@@ -40,13 +40,13 @@ def _no_live_timers(settings: Any) -> Any:
 
 
 @pytest.fixture(scope="session")
-def _live_writers_closed_before_the_database_goes(django_db_setup: Any, django_db_blocker: Any) -> Any:
+def _writers_closed_before_the_database_goes(django_db_setup: Any, django_db_blocker: Any) -> Any:
     """Set up after the test database, so torn down before it: a write that a test's socket left
     on its way may have opened a writer connection after that test's own clean-up."""
-    from games import livewriter
+    from games import writers
 
     yield
-    livewriter.shutdown()
+    writers.shutdown()
     with django_db_blocker.unblock():
         _other_sessions_ended()
 
@@ -67,15 +67,15 @@ def _other_sessions_ended() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _live_writers_closed(request: pytest.FixtureRequest) -> Any:
-    """The live writer threads keep their connections (games.livewriter): close them after each
+def _writers_closed(request: pytest.FixtureRequest) -> Any:
+    """The writer threads keep their connections (games.writers): close them after each
     test, and once more before the test database is dropped, or it could not be dropped."""
-    from games import livewriter
+    from games import writers
 
     if request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames):
-        request.getfixturevalue("_live_writers_closed_before_the_database_goes")
+        request.getfixturevalue("_writers_closed_before_the_database_goes")
     yield
-    livewriter.shutdown()
+    writers.shutdown()
 
 
 @pytest.fixture(autouse=True)

@@ -340,6 +340,43 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered(make_use
         await communicator.disconnect()
 
 
+async def test_a_move_whose_database_connection_was_lost_is_written_once_on_a_new_one(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """The writer threads keep their connections (games.writers); one that PostgreSQL ended fails the
+    next move on it. That move is tried once more on a new connection, and its key keeps a move that
+    was written before the loss from being applied twice."""
+    from django.db import OperationalError
+
+    from games import consumers
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    mine = await connect(by_seat[0], match.pk)
+    real = consumers.services.do_submit_action
+    losses = {"k-lost-1": "before the write", "k-lost-2": "after the write"}  # once for each move
+
+    def lost_once(*args: Any, **kwargs: Any) -> Any:
+        when = losses.pop(kwargs["idempotency_key"], None)
+        if when is None:
+            return real(*args, **kwargs)
+        if when == "after the write":
+            real(*args, **kwargs)
+        raise OperationalError(f"server closed the connection unexpectedly ({when})")
+
+    monkeypatch.setattr(consumers.services, "do_submit_action", lost_once)
+    before = await event_count(match.pk)
+    await mine.send_json_to(act({"type": "choose"}, match.version, "k-lost-1", **{"roles[]": ["GOON"]}))
+    assert (await answer_to(mine))["status"] == 200
+    assert await event_count(match.pk) == before + 1
+    other = await connect(by_seat[1], match.pk)
+    await other.send_json_to(act({"type": "choose"}, match.version + 1, "k-lost-2", **{"roles[]": ["THUG"]}))
+    assert (await answer_to(other))["status"] == 200
+    assert await event_count(match.pk) == before + 2
+    assert losses == {}
+    for communicator in (mine, other):
+        await communicator.disconnect()
+
+
 async def test_a_refused_socket_move_is_answered_to_its_sender_only(make_user: Any) -> None:
     match, by_seat = await sync_to_async(started_match)(make_user)
     mine, other = await connect(by_seat[0], match.pk), await connect(by_seat[1], match.pk)

@@ -1,10 +1,17 @@
-"""Where a live game's inputs are written: a few threads that keep their database connection.
+"""Where moves that arrive over a socket are written: a few threads that keep their database connection.
 
 ``database_sync_to_async`` hands a connection back (to the pool, or closes it) after every call,
-and takes one, health-checked, before the next: three round trips to the database around a car
-move that needs one, and pool bookkeeping besides, for 6.7 moves a second per match (issue 13).
-These threads keep theirs from one input to the next instead, as a game server keeps its sockets.
-A connection is dropped as soon as an error leaves it unusable, and the next input opens a new one.
+and takes one, health-checked, before the next: three round trips to the database around a move
+that needs one, and pool bookkeeping besides. It also runs every call of the process on one shared
+thread, so a move waiting on PostgreSQL held up every other match's move and push in the process.
+These threads keep their connections from one move to the next instead, as a game server keeps its
+sockets, and one waits on the database while another renders (docs/performance.md, section 17).
+A connection is dropped as soon as an error leaves it unusable, and the next move opens a new one.
+
+A live game's inputs came here first (issue 13); turn-based moves followed (issue 8). Two moves
+of one match may now be written at once in one process, as they always could be on two daphnes:
+the guarded statement (or the row lock) orders them, and a socket drops a push older than what it
+was sent.
 """
 
 from __future__ import annotations
@@ -21,16 +28,18 @@ from django.db import connection
 P = ParamSpec("P")
 R = TypeVar("R")
 
-WRITER_THREADS = 3  # a match's inputs are written one at a time (the sequencer); these serve several matches
+# Each holds a pool connection for good: settings.DB_POOL_MAX leaves room for them. A live match's
+# inputs are written one at a time (the sequencer); these serve several matches.
+WRITER_THREADS = 3
 _executor: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
 
 
-def _writers() -> ThreadPoolExecutor:
+def _threads() -> ThreadPoolExecutor:
     global _executor
     with _lock:
         if _executor is None:
-            _executor = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="hideout-live-write")
+            _executor = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="hideout-write")
         return _executor
 
 
@@ -59,8 +68,8 @@ def on_writer(func: Callable[P, R]) -> Callable[P, R]:
 
 
 async def write(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run ``func`` on a live writer thread, with that thread's own kept connection."""
-    runner = sync_to_async(on_writer(func), thread_sensitive=False, executor=_writers())
+    """Run ``func`` on a writer thread, with that thread's own kept connection."""
+    runner = sync_to_async(on_writer(func), thread_sensitive=False, executor=_threads())
     result: R = await runner(*args, **kwargs)
     return result
 
