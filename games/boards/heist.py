@@ -216,15 +216,20 @@ def _result_inputs(context: Any, key: Any) -> object:
 
 
 def _me_inputs(context: Any, key: Any) -> object:
+    # What the panel reads, and no more: the whole "me" and every field of my hands changed more
+    # often than the panel (about half of its renders gave the HTML it already had).
     view, seat = context["view"], context.get("seat")
+    me = view.get("me")
     board = context.get("board") or {}
+    two_hands = view.get("hands_per_player") == 2
+    looks = me.get("looks") if me else None
     return (
         seat,
-        view.get("me"),
+        None if me is None else (bool(me), me.get("roles"), me.get("timed_out"), looks),
         board.get("notices"),
-        _hands(view, seat),
-        view.get("hands_per_player"),
-        context.get("names"),
+        two_hands,
+        [(h.get("slot"), h.get("role"), h.get("status")) for h in _hands(view, seat)] if two_hands else None,
+        context.get("names") if looks else None,
     )
 
 

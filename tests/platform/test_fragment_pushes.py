@@ -84,7 +84,8 @@ def random_move(match_id: int, rng: random.Random) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("game", "players", "moves", "seed"), [("heist", 4, 40, 1), ("bridge_race", 3, 25, 2), ("dirty_money", 3, 40, 3)]
+    ("game", "players", "moves", "seed"),
+    [("heist", 4, 40, 1), ("heist", 3, 60, 4), ("bridge_race", 3, 25, 2), ("dirty_money", 3, 40, 3)],
 )
 async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
     make_user: Any, game: str, players: int, moves: int, seed: int
