@@ -192,10 +192,9 @@ def _status_inputs(context: Any, key: Any) -> object:
 
 def _seat_inputs(context: Any, key: Any) -> object:
     view = context["view"]
-    seat = next((s for s in context.get("seats") or () if s.number == key), None)
     return (
         key,
-        None if seat is None else seat.display_name,
+        (context.get("names") or {}).get(key),  # the seat's display_name, as read once for every seat
         view.get("boss_seat") == key,
         get(view.get("resigned"), key),
         get(view.get("balances"), key),
@@ -248,8 +247,7 @@ def _actions_inputs(context: Any, key: Any) -> object:
         any(a.get("type") == "offer" for a in legal),
         (view.get("me") or {}).get("allowed_roles"),
         view.get("hands_per_player"),
-        [(s.number, s.display_name) for s in context.get("seats") or ()],
-        context.get("names"),
+        context.get("names"),  # every seat's number and display_name
         context.get("action_url"),
     )
 
