@@ -544,40 +544,36 @@ class HeistRules(GenericRules[State]):
         elif state.phase == OVER:
             found = frozenset()
         else:
-            out = {s for s in range(state.players) if self._remembered_legal(state, s)[0]}
-            if self._remembered_legal(state, SYSTEM)[0]:
+            out = {s for s in range(state.players) if self._remembered_legal(state, s)}
+            if self._remembered_legal(state, SYSTEM):
                 out.add(SYSTEM)
             found = frozenset(out)
         self._last_actors = (state, found)
         return found
 
-    # The last state, and for each seat asked about: its legal actions, and which of them hold a list.
-    _last_legal: tuple[State, dict[int, tuple[list[Action], list[bool]]]] | None = None
+    _last_legal: tuple[State, dict[int, list[Action]]] | None = None
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         # actors() asks for every seat's, then each seat's board asks for its own again, of the same
         # (immutable) state: remember the last state's answers, and hand out copies. Most actions hold
         # only scalars, and dict() copies those several times faster than a comprehension.
-        found, nested = self._remembered_legal(state, seat)
         return [
             {key: list(value) if type(value) is list else value for key, value in action.items()}
-            if has_list
+            if list in map(type, action.values())
             else dict(action)
-            for action, has_list in zip(found, nested, strict=True)
+            for action in self._remembered_legal(state, seat)
         ]
 
-    def _remembered_legal(self, state: State, seat: int) -> tuple[list[Action], list[bool]]:
+    def _remembered_legal(self, state: State, seat: int) -> list[Action]:
         """The last state's answers themselves, for callers here that only read them (not copies)."""
         last = self._last_legal
         if last is None or last[0] is not state:
             last = (state, {})
             self._last_legal = last
-        entry = last[1].get(seat)
-        if entry is None:
-            found = self._legal_actions(state, seat)
-            nested = [list in map(type, action.values()) for action in found]
-            entry = last[1][seat] = (found, nested)
-        return entry
+        found = last[1].get(seat)
+        if found is None:
+            found = last[1][seat] = self._legal_actions(state, seat)
+        return found
 
     def _legal_actions(self, state: State, seat: int) -> list[Action]:
         phase = state.phase
