@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import guarded, pushes, services, store
-from games.models import MatchEvent
+from games.models import MatchEvent, Profile
 
 from .helpers import choose_all, started_match, state_of
 
@@ -118,21 +118,28 @@ def test_item10_idempotency_keys_belong_to_their_seat(make_user: Any) -> None:
 def test_the_guarded_statement_is_prepared_once_and_planned_once_per_connection(make_user: Any) -> None:
     """Planning the statement for each move cost PostgreSQL more than running it (performance.md §10).
 
-    SQLite writes by the ORM path, which prepares nothing (CI's second pass runs this on PostgreSQL)."""
+    SQLite writes by the ORM path, which prepares nothing (CI's second pass runs this on PostgreSQL).
+    The pool may hand this test a connection that other tests wrote live games' moves on, which holds
+    the statement's other form (without the seats) too; psycopg prepares a form once for each set of
+    parameter types (a key given or not)."""
     match, _ = started_match(make_user)
     services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]}, expected_version=match.version)
     services.do_submit_action(match.pk, 1, {"type": "choose", "roles": ["GOON"]})
     if connection.vendor != "postgresql":
         assert not guarded.enabled()
         return
+    profile_table = Profile._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%%WITH m AS (%%'"
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements"
+            " WHERE statement LIKE '%%WITH m AS (%%'"
         )
         rows = cursor.fetchall()
-    assert len(rows) == 1, rows
-    generic, custom = rows[0]
-    assert custom == 0 and generic >= 2
+    with_seats = [generic for text, generic, _custom in rows if profile_table in text]
+    # A board game's moves use the form that returns the seats: prepared at most once for each set of
+    # parameter types, and this test's two moves planned on the same generic plan.
+    assert 1 <= len(with_seats) <= 2 and max(with_seats) >= 2, rows
+    assert all(custom == 0 for _text, _generic, custom in rows)
 
 
 def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after_it(
