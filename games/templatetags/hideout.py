@@ -189,6 +189,22 @@ class SharedNode(template.Node):
         return shared_html(context, self.name, key_value, self.nodelist)
 
 
+def render_numbers_plain(nodelist: template.NodeList, context: template.Context) -> str:
+    """``nodelist`` rendered as ``{% localize off %}`` would: a number is written as Python writes it.
+
+    A board's numbers (money, counts, dice, coordinates, due times) read the same in both of the
+    site's languages, which group no thousands and write a decimal point; asking the locale for its
+    separators for each of them was a tenth of a bridge_race board's rendering. Every path that
+    renders a fragment (the page, a push, a kept shell) goes through here, so they stay alike.
+    """
+    saved = context.use_l10n
+    context.use_l10n = False
+    try:
+        return nodelist.render(context)
+    finally:
+        context.use_l10n = saved
+
+
 def render_language(context: template.Context) -> str:
     """The language ``context`` is rendered in: what games.presenter.match_context wrote in it (the
     current language when it was built), else the current language."""
@@ -213,7 +229,7 @@ def shared_html(
         def render() -> SafeString:
             public = context.new(public_values)
             public["shared_key"] = key_value
-            html = nodelist.render(public)
+            html = render_numbers_plain(nodelist, public)
             return mark_safe(html.strip() if strip else html)
 
         inputs = boards.fragment_inputs(match.game, name)
@@ -307,7 +323,7 @@ class FragmentNode(template.Node):
     def _html(self, context: template.Context, key_value: Any) -> SafeString:
         def render() -> SafeString:
             with context.push(fragment_key=key_value) if self.by_key else nullcontext():
-                return mark_safe(self.nodelist.render(context).strip())
+                return mark_safe(render_numbers_plain(self.nodelist, context).strip())
 
         match = context.get("match")
         # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.

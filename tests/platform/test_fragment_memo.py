@@ -194,3 +194,14 @@ def test_a_match_rendered_for_every_seat_is_freed_without_the_collector(make_use
     with collector_off():
         del match
         assert freed() is None, "the match object lives on in a reference cycle"
+
+
+def test_a_fragment_writes_its_numbers_plain_and_the_page_around_it_stays_localized(settings: Any) -> None:
+    """Numbers inside a fragment skip the locale (a board's numbers read alike in both languages);
+    a locale that groups thousands shows that only numbers outside fragments go through it."""
+    from django.template import Context, Template
+
+    settings.USE_THOUSAND_SEPARATOR = True
+    page = Template('{% load hideout %}{{ n }}|{% fragment "x" %}<div id="x">{{ n }} {{ due }}</div>{% endfragment %}')
+    html = page.render(Context({"n": 1234567, "due": 1795711599.25}))
+    assert html == '1,234,567|<div id="x">1234567 1795711599.25</div>'
