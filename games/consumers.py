@@ -43,7 +43,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     frame: tuple[int, str, dict[str, str]] | None = None  # that board: revision, shell and fragment digests
     listening: tuple[str, ...] = ()  # the groups I listen on for my match (see _listen)
     user_group: str | None = None
-    heartbeat: asyncio.Future[None] | None = None
     revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
     live = False  # the match is a live game (police_alarm): see games.livesocket
@@ -94,7 +93,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._listen()
         await self.accept()
         self.counted = await self._presence(+1)
-        self.heartbeat = asyncio.ensure_future(self._heartbeat())
+        if self.counted:
+            presence.heartbeats().add(self.channel_name)
         if self.live:
             self.watchdog = asyncio.ensure_future(self._watch_silence())
             if self.counted:
@@ -130,9 +130,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for task in self.answering:
             task.cancel()
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            self.heartbeat = None
+        presence.heartbeats().discard(self.channel_name)
         if self.watchdog is not None:
             self.watchdog.cancel()
             self.watchdog = None
@@ -326,6 +324,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             # I joined after connecting: count me in before listening to my seat (the writer only
             # renders for seats with sockets), then render again, to miss nothing published meanwhile.
             self.counted = await self._presence(+1)
+            if self.counted:
+                presence.heartbeats().add(self.channel_name)
             await self._listen()
             rendered = await self._render(self.sent_revision, self.sent_chat)
             if rendered is None:
@@ -578,13 +578,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif delta < 0:
             Presence.objects.filter(channel_name=self.channel_name).delete()
         return counted
-
-    async def _heartbeat(self) -> None:
-        """Keep my presence record fresh while I live (see :class:`games.models.Presence`)."""
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
-            if self.counted:
-                await database_sync_to_async(presence.refresh)(self.channel_name)
 
     @database_sync_to_async
     def _gettext(self, message: str) -> str:

@@ -54,3 +54,35 @@ async def test_item5_a_live_socket_keeps_its_presence_by_heartbeat(make_user: An
     assert not await sync_to_async(Presence.objects.filter(match=match).exists)()
     seat = await sync_to_async(Seat.objects.get)(match=match, number=1)
     assert seat.open_sockets == 0
+
+
+@pytest.mark.asyncio
+async def test_a_process_refreshes_all_its_sockets_records_in_one_statement_a_beat(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """One refresh per heartbeat for every socket of the process (not one per socket), carrying
+    exactly the sockets that are open."""
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
+    refreshed: list[list[str]] = []
+    real_refresh = presence.refresh
+
+    def counting_refresh(channel_names: list[str]) -> None:
+        refreshed.append(list(channel_names))
+        real_refresh(channel_names)
+
+    monkeypatch.setattr(presence, "refresh", counting_refresh)
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    sockets = [await connect(by_seat[number], match.pk) for number in (0, 1, 2)]
+    names = set(await sync_to_async(lambda: list(Presence.objects.values_list("channel_name", flat=True)))())
+    assert len(names) == 3
+    refreshed.clear()
+    await asyncio.sleep(0.32)
+    assert 3 <= len(refreshed) <= 8, "about one statement a beat, not one per socket"
+    assert all(set(batch) == names for batch in refreshed)
+    await sockets[0].disconnect()
+    left = set(await sync_to_async(lambda: list(Presence.objects.values_list("channel_name", flat=True)))())
+    refreshed.clear()
+    await asyncio.sleep(0.2)
+    assert refreshed and all(set(batch) == left for batch in refreshed)
+    for socket in sockets[1:]:
+        await socket.disconnect()
