@@ -11,6 +11,7 @@ pushes and turn reminders go by who really has a page open.
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from datetime import timedelta
 
@@ -20,6 +21,8 @@ from django.db.models.functions import Coalesce
 
 from . import clock
 from .models import Presence, Seat
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 30.0
 STALE_SECONDS = 90.0
@@ -54,8 +57,12 @@ class Heartbeats:
     async def _beat(self) -> None:
         while self.channel_names:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            if self.channel_names:
+            if not self.channel_names:
+                break
+            try:
                 await database_sync_to_async(refresh)(sorted(self.channel_names))
+            except Exception:  # the database away for a beat: the next one tries again (the sweep waits three)
+                log.exception("refreshing %d presence records failed", len(self.channel_names))
 
 
 _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeats] = weakref.WeakKeyDictionary()

@@ -86,3 +86,24 @@ async def test_a_process_refreshes_all_its_sockets_records_in_one_statement_a_be
     assert refreshed and all(set(batch) == left for batch in refreshed)
     for socket in sockets[1:]:
         await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_failed_refresh_does_not_stop_the_heartbeats(make_user: Any, monkeypatch: Any) -> None:
+    """The database away for one beat: the next beats refresh the records again."""
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
+    calls: list[int] = []
+    real_refresh = presence.refresh
+
+    def failing_once(channel_names: list[str]) -> None:
+        calls.append(len(channel_names))
+        if len(calls) == 1:
+            raise RuntimeError("database away")
+        real_refresh(channel_names)
+
+    monkeypatch.setattr(presence, "refresh", failing_once)
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    socket = await connect(by_seat[1], match.pk)
+    await asyncio.sleep(0.3)
+    assert len(calls) >= 3, "the beats went on after the failed one"
+    await socket.disconnect()
