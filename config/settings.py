@@ -268,6 +268,13 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Hideout's own switches, each defined here even at its default: Django's settings keep what they
+# found, but a setting read with getattr(settings, name, default) that is not defined costs an
+# exception on every read, and a push reads the first of these once per panel it reuses.
+HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the tests turn it on: games.fragment_memo, games.shell_memo
+HIDEOUT_GUARDED_WRITE = True  # on PostgreSQL, a move is written by one statement: games.guarded
+HIDEOUT_LIVE_TIMERS = True  # a live game's countdowns fire in this process: games.livetimers
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
