@@ -16,7 +16,7 @@ def _standings(context: Any, key: Any) -> object:
 
 
 def _deadlines(context: Any, key: Any) -> object:
-    return context.get("deadlines"), getattr(context.get("rules"), "live", False), context.get("names")
+    return context.get("deadlines"), context.get("live"), context.get("names")
 
 
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {

@@ -1037,6 +1037,30 @@ _layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str
 _public_models: BoundedCache[tuple[Any, ...], dict[str, Any]] = BoundedCache(256)
 
 
+# Every control the action panel asks about, None where the seat has no such action: a key missing
+# from a dict costs the template engine three exceptions and a dir() of the dict per lookup.
+_NO_CONTROLS: dict[str, Any] = dict.fromkeys(
+    (
+        "adventure",
+        "armed",
+        "choose",
+        "choose_car",
+        "end_turn",
+        "finalize",
+        "handbrake",
+        "mine",
+        "pay_repair",
+        "ramp",
+        "reroll",
+        "resolve",
+        "roll",
+        "shots",
+        "steps",
+        "uses",
+    )
+)
+
+
 def bridge_model(
     view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None = None
 ) -> dict[str, Any]:
@@ -1222,7 +1246,7 @@ def _build_model(
                          "hint": FACE_HINTS.get(d["face"], ""), "state_name": DIE_STATE_NAMES.get(d["state"], "")})
 
     # ---- controls (only legal actions of this seat) ----
-    act: dict[str, Any] = {"any": bool(legal)}
+    act: dict[str, Any] = {**_NO_CONTROLS, "any": bool(legal)}
     targets: list[dict[str, Any]] = []
     if legal and me is not None:
         act["roll"] = groups.get("ROLL", [None])[0]
