@@ -53,6 +53,9 @@ class Heartbeats:
 
     def discard(self, channel_name: str) -> None:
         self.channel_names.discard(channel_name)
+        if not self.channel_names and self.task is not None:
+            self.task.cancel()  # not left asleep for a beat after the last socket closed
+            self.task = None
 
     async def _beat(self) -> None:
         while self.channel_names:

@@ -84,8 +84,12 @@ async def test_a_process_refreshes_all_its_sockets_records_in_one_statement_a_be
     refreshed.clear()
     await asyncio.sleep(0.2)
     assert refreshed and all(set(batch) == left for batch in refreshed)
+    beating = presence.heartbeats().task
     for socket in sockets[1:]:
         await socket.disconnect()
+    assert presence.heartbeats().task is None, "no beat is left asleep once the last socket closed"
+    await asyncio.sleep(0)
+    assert beating is not None and beating.cancelled()
 
 
 @pytest.mark.asyncio
