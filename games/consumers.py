@@ -92,9 +92,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.sent_chat = _int((query.get("c") or [""])[0], -1)
         await self._listen()
         await self.accept()
-        self.counted = await self._presence(+1)
-        if self.counted:
-            presence.heartbeats().add(self.channel_name)
+        await self._count_me_in()
         if self.live:
             self.watchdog = asyncio.ensure_future(self._watch_silence())
             if self.counted:
@@ -323,9 +321,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is not None and not self.counted:
             # I joined after connecting: count me in before listening to my seat (the writer only
             # renders for seats with sockets), then render again, to miss nothing published meanwhile.
-            self.counted = await self._presence(+1)
-            if self.counted:
-                presence.heartbeats().add(self.channel_name)
+            await self._count_me_in()
             await self._listen()
             rendered = await self._render(self.sent_revision, self.sent_chat)
             if rendered is None:
@@ -560,6 +556,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             if clock.now() - self.last_heard > livesocket.DISCONNECT_SECONDS:
                 await self.close(code=4408)
                 return
+
+    async def _count_me_in(self) -> None:
+        """Count this socket in its seat's ``open_sockets`` and keep its presence record beating."""
+        self.counted = await self._presence(+1)
+        if self.counted:
+            presence.heartbeats().add(self.channel_name)
 
     @database_sync_to_async
     def _presence(self, delta: int) -> bool:

@@ -57,13 +57,11 @@ class Heartbeats:
             self.task.cancel()  # not left asleep for a beat after the last socket closed
             self.task = None
 
-    async def _beat(self) -> None:
-        while self.channel_names:
+    async def _beat(self) -> None:  # until cancelled by the last discard
+        while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            if not self.channel_names:
-                break
             try:
-                await database_sync_to_async(refresh)(sorted(self.channel_names))
+                await database_sync_to_async(refresh)(list(self.channel_names))
             except Exception:  # the database away for a beat: the next one tries again (the sweep waits three)
                 log.exception("refreshing %d presence records failed", len(self.channel_names))
 

@@ -19,6 +19,7 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.middleware.csrf import get_token
 from django.template.base import FilterExpression
+from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
@@ -189,20 +190,16 @@ class SharedNode(template.Node):
         return shared_html(context, self.name, key_value, self.nodelist)
 
 
-def render_numbers_plain(nodelist: template.NodeList, context: template.Context) -> str:
-    """``nodelist`` rendered as ``{% localize off %}`` would: a number is written as Python writes it.
+def _numbers_plain(nodelist: template.NodeList) -> template.NodeList:
+    """``nodelist`` inside ``{% localize off %}``: a number is written as Python writes it.
 
     A board's numbers (money, counts, dice, coordinates, due times) read the same in both of the
     site's languages, which group no thousands and write a decimal point; asking the locale for its
-    separators for each of them was 3 % of the calls in rendering a bridge_race board. Every path
-    that renders a fragment (the page, a push, a kept shell) goes through here, so they stay alike.
+    separators for each of them was 3 % of the calls in rendering a bridge_race board. Every
+    fragment and shared block is parsed so, and every path that renders one (the page, a push, a
+    kept shell) renders this node list, so they stay alike.
     """
-    saved = context.use_l10n
-    context.use_l10n = False
-    try:
-        return nodelist.render(context)
-    finally:
-        context.use_l10n = saved
+    return template.NodeList([LocalizeNode(nodelist, use_l10n=False)])
 
 
 def render_language(context: template.Context) -> str:
@@ -229,7 +226,7 @@ def shared_html(
         def render() -> SafeString:
             public = context.new(public_values)
             public["shared_key"] = key_value
-            html = render_numbers_plain(nodelist, public)
+            html = nodelist.render(public)
             return mark_safe(html.strip() if strip else html)
 
         inputs = boards.fragment_inputs(match.game, name)
@@ -257,7 +254,7 @@ def _name_and_key(parser: Any, bits: list[str], usage: str) -> tuple[str, Filter
 @register.tag("shared")
 def shared(parser: Any, token: Any) -> SharedNode:
     name, key = _name_and_key(parser, token.split_contents(), '{% shared "name" [key] %}…{% endshared %}')
-    nodelist = parser.parse(("endshared",))
+    nodelist = _numbers_plain(parser.parse(("endshared",)))
     parser.delete_first_token()
     return SharedNode(name, key, nodelist)
 
@@ -323,7 +320,7 @@ class FragmentNode(template.Node):
     def _html(self, context: template.Context, key_value: Any) -> SafeString:
         def render() -> SafeString:
             with context.push(fragment_key=key_value) if self.by_key else nullcontext():
-                return mark_safe(render_numbers_plain(self.nodelist, context).strip())
+                return mark_safe(self.nodelist.render(context).strip())
 
         match = context.get("match")
         # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.
@@ -364,7 +361,7 @@ def placeholder(name: str) -> str:
 def shared_fragment(parser: Any, token: Any) -> SharedFragmentNode:
     usage = '{% shared_fragment "name" [key] %}…{% endshared_fragment %}'
     name, key = _name_and_key(parser, token.split_contents(), usage)
-    nodelist = parser.parse(("endshared_fragment",))
+    nodelist = _numbers_plain(parser.parse(("endshared_fragment",)))
     parser.delete_first_token()
     return SharedFragmentNode(name, key, nodelist)
 
@@ -377,6 +374,6 @@ def fragment(parser: Any, token: Any) -> FragmentNode:
     name, key = _name_and_key(parser, bits[:-1] if by_key else bits, usage)
     if by_key and key is None:
         raise template.TemplateSyntaxError(f"usage: {usage}")
-    nodelist = parser.parse(("endfragment",))
+    nodelist = _numbers_plain(parser.parse(("endfragment",)))
     parser.delete_first_token()
     return FragmentNode(name, key, nodelist, by_key=by_key)
