@@ -136,7 +136,8 @@ def board_context(
     # The result panel is a shared fragment, drawn from the spectator's context alone (the report it
     # reads is public, R-64): a seat's own context would compute it for nothing on every push.
     result = heist_result(view, names) if seat is None else None
-    return {"result": result, "notices": boss_notices(view, seat, names)}
+    acts = any(a.get("type") not in _NOT_IN_ACTIONS for a in legal)  # the offers have panels of their own
+    return {"result": result, "notices": boss_notices(view, seat, names), "acts": acts}
 
 
 def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -232,9 +233,10 @@ def _me_inputs(context: Any, key: Any) -> object:
     )
 
 
-# The legal actions the offers panel draws (each open offer's buttons); the actions panel draws the
-# others, except the offers themselves, which it shows as one form (every amount and clause is legal).
+# The legal actions the offers panel draws (each open offer's buttons); the offer form stands for
+# every offer (every amount and clause is legal); the actions panel draws the others.
 _OFFER_ANSWERS = frozenset({"accept", "decline", "cancel"})
+_NOT_IN_ACTIONS = _OFFER_ANSWERS | {"offer"}
 
 
 def _actions_inputs(context: Any, key: Any) -> object:
@@ -242,11 +244,19 @@ def _actions_inputs(context: Any, key: Any) -> object:
     legal = context.get("legal") or ()
     return (
         context.get("seat"),
-        bool(legal),
-        [a for a in legal if a.get("type") not in _OFFER_ANSWERS and a.get("type") != "offer"],
-        any(a.get("type") == "offer" for a in legal),
+        [a for a in legal if a.get("type") not in _NOT_IN_ACTIONS],
         (view.get("me") or {}).get("allowed_roles"),
         view.get("hands_per_player"),
+        context.get("names"),  # the seats named by a look or a prompt
+        context.get("action_url"),
+    )
+
+
+def _offer_form_inputs(context: Any, key: Any) -> object:
+    return (
+        context.get("seat"),
+        any(a.get("type") == "offer" for a in context.get("legal") or ()),
+        context["view"].get("hands_per_player"),
         context.get("names"),  # every seat's number and display_name
         context.get("action_url"),
     )
@@ -264,6 +274,7 @@ FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "heist-result": _result_inputs,
     "heist-me": _me_inputs,
     "heist-actions": _actions_inputs,
+    "heist-offer-form": _offer_form_inputs,
     "heist-offers": _offers_inputs,
     "heist-final": lambda context, key: context["view"].get("final"),
 }

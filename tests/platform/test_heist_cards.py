@@ -164,3 +164,26 @@ def test_a_secret_events_line_is_worded_for_its_owner_alone(make_user: Any) -> N
     assert lines[0] and any("Goon" in text for text in lines[0]), lines[0]
     assert lines[1] and not any("Goon" in text for text in lines[1] + lines[2]), lines[1]
     assert lines[1] == lines[2]
+
+
+def test_the_offer_form_is_a_fragment_of_its_own_that_a_commit_leaves_alone(make_user: Any) -> None:
+    """A commit changes the committing player's actions (no more "stay or withdraw") but not the
+    offer form, which stands for every offer (R-22, R-24: only a fully withdrawn player stops making
+    them): the push after it re-sends the actions panel and not the form."""
+    from games import pushes
+
+    match, by_seat = started_match(make_user)
+    for seat, role in enumerate(["THUG", "DRIVER", "GOON", "THUG"]):
+        services.do_submit_action(match.pk, seat, {"type": "choose", "roles": [role]})
+
+    def fragments() -> dict[str, str]:
+        return pushes.render_seat(Match.objects.get(pk=match.pk), by_seat[2], {"board"}).frags
+
+    before = fragments()
+    assert "Stay or withdraw" in before["heist-actions"] and "offer-form" not in before["heist-actions"]
+    assert "Make a binding offer" in before["heist-offer-form"]
+    services.do_submit_action(match.pk, 2, {"type": "commit"})
+    after = fragments()
+    assert "Stay or withdraw" not in after["heist-actions"]
+    assert after["heist-offer-form"] == before["heist-offer-form"]
+    assert "Your actions" not in after["heist-actions"], "no empty actions panel beside the offer form"
