@@ -30,6 +30,7 @@ from django.template.loader import get_template, render_to_string
 
 from . import boards, fragment_memo
 from .bounded import BoundedCache
+from .models import Match
 from .templatetags.hideout import FragmentNode
 
 BOARD_TEMPLATE = "games/match.html#board"
@@ -71,8 +72,10 @@ def _stamp(context: dict[str, Any]) -> str:
 def _inputs(game_inputs: ShellInputs, context: dict[str, Any]) -> object:
     match = context["match"]
     # What match.html#board reads outside its fragments and its opening tag, then the game's board.
-    generic = (match.status, context["seat"], context["board_template"])
-    return generic, context["resign_url"], game_inputs(context)
+    # Not the status itself: what changes as a match ends is in fragments, so that the end of a
+    # match is pushed as a diff, not as whole boards (a lobby's board is never kept).
+    aborted = match.status == Match.Status.ABORTED
+    return (aborted, context["seat"], context["board_template"]), game_inputs(context)
 
 
 def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board:

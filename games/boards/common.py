@@ -19,8 +19,13 @@ def _deadlines(context: Any, key: Any) -> object:
     return context.get("deadlines"), context.get("live"), context.get("names")
 
 
+def _resign(context: Any, key: Any) -> object:
+    return context.get("seat"), context["match"].status, context.get("resign_url")
+
+
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "turn": _turn,
     "match-status": _standings,
     "match-status-deadlines": _deadlines,
+    "resign": _resign,
 }

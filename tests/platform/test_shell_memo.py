@@ -84,3 +84,22 @@ def test_a_plain_fragment_in_a_loop_cannot_be_rendered_alone() -> None:
         ("row-1", False),
         ("row-2", False),
     ]
+
+
+@pytest.mark.django_db
+def test_the_end_of_a_match_changes_fragments_not_the_shell(make_user: Any) -> None:
+    """Issue 8, item 3: a full board goes only on connect, reconnect or a gap. What a seat's board
+    loses as its match ends (the resign button) is a fragment, so the last push is a diff."""
+    from django.db.models import F
+
+    from games.models import Match
+
+    match, by_seat = started_match(make_user, "heist", 4)
+    playing = _boards(Match, match.pk, by_seat)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, revision=F("revision") + 1)
+    ended = _boards(Match, match.pk, by_seat)
+    for seat, board in ended.items():
+        assert board.revision > playing[seat].revision
+        assert board.shell_digest == playing[seat].shell_digest, f"seat {seat}'s shell changed as the match ended"
+        assert board.digests.keys() == playing[seat].digests.keys()
+        assert "Resign" in playing[seat].frags["resign"] and "Resign" not in board.frags["resign"]
