@@ -29,6 +29,7 @@ run: $(STAMP) messages
 
 test: $(STAMP) messages
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -547,12 +547,26 @@ def print_worst_seconds(stats: Stats, shown: int = 5) -> None:
         collected[int(wall - start)] = collected.get(int(wall - start), 0.0) + ms
     worst = sorted(by_second, key=lambda s: pct(by_second[s], 99), reverse=True)[:shown]
     rows = [
-        [s, len(by_second[s]), pct(by_second[s], 50), pct(by_second[s], 99), ended[s], lag.get(s, 0.0),
-         collected.get(s, 0.0)]
+        [
+            s,
+            len(by_second[s]),
+            pct(by_second[s], 50),
+            pct(by_second[s], 99),
+            ended[s],
+            lag.get(s, 0.0),
+            collected.get(s, 0.0),
+        ]
         for s in sorted(worst)
     ]
-    head = ["second of the window", "car moves", "p50 ms", "p99 ms", "rounds ended", "client lag max ms",
-            "client GC ms"]
+    head = [
+        "second of the window",
+        "car moves",
+        "p50 ms",
+        "p99 ms",
+        "rounds ended",
+        "client lag max ms",
+        "client GC ms",
+    ]
     print(table(head, rows, title="worst seconds"))
 
 

@@ -25,8 +25,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Django templates", ("django/template", "template_partials/")),
     ("Django ORM", ("django/db/",)),
     ("Django translation", ("django/utils/translation",)),
-    ("Django request handling, middleware, other Django", ("django/", "allauth/", "axes/", "django_htmx/",
-                                                           "whitenoise/")),
+    (
+        "Django request handling, middleware, other Django",
+        ("django/", "allauth/", "axes/", "django_htmx/", "whitenoise/"),
+    ),
     ("database driver (psycopg, pool)", ("psycopg",)),
     ("channel layer (channels_redis, redis, msgpack)", ("channels_redis/", "redis/", "msgpack")),
     ("Channels (consumers, routing, auth)", ("channels/",)),
@@ -47,8 +49,22 @@ def start(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None
     if exe is None:
         print("  (--spy: py-spy is not installed; .venv/bin/pip install py-spy)")
         return None
-    cmd = [exe, "record", "--pid", str(pid), "--duration", str(max(1, int(seconds))), "--rate", "200", "--gil",
-           "--format", "raw", "--output", str(out), "--nonblocking"]
+    cmd = [
+        exe,
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(max(1, int(seconds))),
+        "--rate",
+        "200",
+        "--gil",
+        "--format",
+        "raw",
+        "--output",
+        str(out),
+        "--nonblocking",
+    ]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -87,5 +103,4 @@ def report(proc: subprocess.Popen[bytes] | None, out: Path, title: str) -> None:
         return
     names = [name for name, _ in LAYERS] + ["other (standard library)"]
     rows = [[name, counts[name], 100.0 * counts[name] / total] for name in names if counts[name]]
-    print(table(["layer (whose own code was running)", "samples", "% of Python time"], rows,
-                title=title))
+    print(table(["layer (whose own code was running)", "samples", "% of Python time"], rows, title=title))

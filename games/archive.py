@@ -28,8 +28,7 @@ def export_match(match: Match) -> dict[str, Any]:
         "time_limit": match.time_limit,
         "seed": match.seed,
         "events": [
-            {"actor": e.actor, **e.to_event().to_json()}
-            for e in MatchEvent.objects.filter(match=match).order_by("seq")
+            {"actor": e.actor, **e.to_event().to_json()} for e in MatchEvent.objects.filter(match=match).order_by("seq")
         ],
     }
 

@@ -305,9 +305,10 @@ def _refresh_cache(match_id: int) -> bool:
 
 
 def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
-    if user_id is not None and not Seat.objects.filter(
-        match_id=match_id, number=seat, user_id=user_id, user__is_active=True
-    ).exists():
+    if (
+        user_id is not None
+        and not Seat.objects.filter(match_id=match_id, number=seat, user_id=user_id, user__is_active=True).exists()
+    ):
         raise NotAllowed(_("Only the players of this match can act in it."))
 
 

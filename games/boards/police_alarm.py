@@ -155,9 +155,14 @@ def board_context(
         "status": status(view, names, seat),
         "players": [{"seat": p, "name": shown[p], "score": view["scores"][p]} for p in range(players)],
         "rounds_text": (
-            ngettext("%(n)s round: everyone is thief twice and police twice.",
-                     "%(n)s rounds: everyone is thief twice and police twice.", 2 * players) % {"n": 2 * players}
-            if not young else _("First to 3 safe cards wins.")
+            ngettext(
+                "%(n)s round: everyone is thief twice and police twice.",
+                "%(n)s rounds: everyone is thief twice and police twice.",
+                2 * players,
+            )
+            % {"n": 2 * players}
+            if not young
+            else _("First to 3 safe cards wins.")
         ),
         "circles": list(CIRCLE_CELL),
         "client": {

@@ -116,20 +116,24 @@ class Words(dict[Any, Any]):
         return self._table().get(key, default)
 
 
-CHARACTER_NAMES = Words({
-    "C1": _("Pipetta"),
-    "C2": _("Don Mochico"),
-    "C3": _("W.B. Spender"),
-    "C4": _("John Duke"),
-    "C5": _("Clyde Parker"),
-})
-CHARACTER_ABILITIES = Words({
-    "C1": _("Takes no damage and is not slowed when she hits another car."),
-    "C2": _("Gets a $200 allowance at the end of each turn, unless he sold 2 or more dice."),
-    "C3": _("Maximum durability 8 instead of 6."),
-    "C4": _("Takes 1 less damage from the road, landings and bounces."),
-    "C5": _("His turret shoots in any of the 8 directions."),
-})
+CHARACTER_NAMES = Words(
+    {
+        "C1": _("Pipetta"),
+        "C2": _("Don Mochico"),
+        "C3": _("W.B. Spender"),
+        "C4": _("John Duke"),
+        "C5": _("Clyde Parker"),
+    }
+)
+CHARACTER_ABILITIES = Words(
+    {
+        "C1": _("Takes no damage and is not slowed when she hits another car."),
+        "C2": _("Gets a $200 allowance at the end of each turn, unless he sold 2 or more dice."),
+        "C3": _("Maximum durability 8 instead of 6."),
+        "C4": _("Takes 1 less damage from the road, landings and bounces."),
+        "C5": _("His turret shoots in any of the 8 directions."),
+    }
+)
 CHARACTER_COLOUR_NAMES = Words(
     {"C1": _("red"), "C2": _("black"), "C3": _("white"), "C4": _("yellow"), "C5": _("green")}
 )
@@ -143,170 +147,196 @@ CHARACTER_PAINT = {
 }
 NO_PAINT = ("#8b9099", "#ffffff", "#2a2d33")
 
-BONUS_NAMES = Words({
-    "B01": _("Ramp Broker"),
-    "B02": _("Rear Gunner"),
-    "B03": _("Homing Bullet"),
-    "B04": _("Gunsmith"),
-    "B05": _("Onboard Mechanic"),
-    "B06": _("Speed-Trap Pass"),
-    "B07": _("Armoured Glass"),
-    "B08": _("Puncture-Proof Tyres"),
-    "B09": _("Crane Insurance"),
-    "B10": _("Anchor"),
-    "B11": _("Police Bribe"),
-    "B12": _("Turbo Tuning"),
-    "B13": _("Power Steering"),
-    "B14": _("Pit Kit"),
-    "B15": _("Tune-Up"),
-    "B16": _("Rally Driver"),
-    "B17": _("Second Chance"),
-    "B18": _("Mortar"),
-    "B19": _("Shotgun"),
-    "B20": _("Molotov Cocktail"),
-    "B21": _("Field Repair"),
-    "B22": _("Lucky Double"),
-    "B23": _("Loaded Die"),
-    "B24": _("Roadworks"),
-    "B25": _("Container Drop"),
-    "B26": _("Payday"),
-    "B27": _("Mine"),
-    "B28": _("Mine"),
-    "B29": _("Oil Slick"),
-    "B30": _("Acid Pool"),
-})
-BONUS_EFFECTS = Words({
-    "B01": _("At game end your unused ramp sells for $700 instead of $300."),
-    "B02": _("Every Shoot die also fires a second shot in the opposite direction."),
-    "B03": _("Once per turn: damage 1 to any car on the bridge, no die needed."),
-    "B04": _("Once per turn: turn one final die (not a Damage) into Shoot."),
-    "B05": _("Pay $100 to restore 1 durability; repeatable."),
-    "B06": _("Speed-limit tiles have no effect on you until your next turn."),
-    "B07": _("Shots and weapons of opponents and police do not hurt you until your next turn."),
-    "B08": _("Caltrops have no effect on you until your next turn."),
-    "B09": _("No crane fee if you fall into the river before your next turn."),
-    "B10": _("No opponent can displace your car until your next turn."),
-    "B11": _("Police shots pass through your car until your next turn."),
-    "B12": _("2 extra speed adjustments this turn (before resolving the dice)."),
-    "B13": _("+2 steering tokens this turn."),
-    "B14": _("+1 steering token and restore 1 durability."),
-    "B15": _("1 extra speed adjustment and restore 1 durability."),
-    "B16": _("+1 steering token and 1 extra speed adjustment."),
-    "B17": _("After your 2nd reroll, 2 more rerolls of any dice."),
-    "B18": _("The first car in your line of fire is forced one cell along it."),
-    "B19": _("Spend a Shoot die: the 2 cells straight ahead take damage 2."),
-    "B20": _("The cell right behind your car takes damage 3."),
-    "B21": _("Restore 2 durability."),
-    "B22": _("One of your final dice counts twice."),
-    "B23": _("Set one of your final dice to any face."),
-    "B24": _("Move up to 5 roadblock pieces to adjacent cells."),
-    "B25": _("Place 1 or 2 containers next to your car."),
-    "B26": _("Gain $500."),
-    "B27": _("Bury it at the end of your turn: the first opponent to enter takes damage 2."),
-    "B28": _("Bury it at the end of your turn: the first opponent to enter takes damage 2."),
-    "B29": _("Cars entering slide one more cell and lose their steering tokens."),
-    "B30": _("As the oil slick, plus damage 1; the money goes to the bank."),
-})
+BONUS_NAMES = Words(
+    {
+        "B01": _("Ramp Broker"),
+        "B02": _("Rear Gunner"),
+        "B03": _("Homing Bullet"),
+        "B04": _("Gunsmith"),
+        "B05": _("Onboard Mechanic"),
+        "B06": _("Speed-Trap Pass"),
+        "B07": _("Armoured Glass"),
+        "B08": _("Puncture-Proof Tyres"),
+        "B09": _("Crane Insurance"),
+        "B10": _("Anchor"),
+        "B11": _("Police Bribe"),
+        "B12": _("Turbo Tuning"),
+        "B13": _("Power Steering"),
+        "B14": _("Pit Kit"),
+        "B15": _("Tune-Up"),
+        "B16": _("Rally Driver"),
+        "B17": _("Second Chance"),
+        "B18": _("Mortar"),
+        "B19": _("Shotgun"),
+        "B20": _("Molotov Cocktail"),
+        "B21": _("Field Repair"),
+        "B22": _("Lucky Double"),
+        "B23": _("Loaded Die"),
+        "B24": _("Roadworks"),
+        "B25": _("Container Drop"),
+        "B26": _("Payday"),
+        "B27": _("Mine"),
+        "B28": _("Mine"),
+        "B29": _("Oil Slick"),
+        "B30": _("Acid Pool"),
+    }
+)
+BONUS_EFFECTS = Words(
+    {
+        "B01": _("At game end your unused ramp sells for $700 instead of $300."),
+        "B02": _("Every Shoot die also fires a second shot in the opposite direction."),
+        "B03": _("Once per turn: damage 1 to any car on the bridge, no die needed."),
+        "B04": _("Once per turn: turn one final die (not a Damage) into Shoot."),
+        "B05": _("Pay $100 to restore 1 durability; repeatable."),
+        "B06": _("Speed-limit tiles have no effect on you until your next turn."),
+        "B07": _("Shots and weapons of opponents and police do not hurt you until your next turn."),
+        "B08": _("Caltrops have no effect on you until your next turn."),
+        "B09": _("No crane fee if you fall into the river before your next turn."),
+        "B10": _("No opponent can displace your car until your next turn."),
+        "B11": _("Police shots pass through your car until your next turn."),
+        "B12": _("2 extra speed adjustments this turn (before resolving the dice)."),
+        "B13": _("+2 steering tokens this turn."),
+        "B14": _("+1 steering token and restore 1 durability."),
+        "B15": _("1 extra speed adjustment and restore 1 durability."),
+        "B16": _("+1 steering token and 1 extra speed adjustment."),
+        "B17": _("After your 2nd reroll, 2 more rerolls of any dice."),
+        "B18": _("The first car in your line of fire is forced one cell along it."),
+        "B19": _("Spend a Shoot die: the 2 cells straight ahead take damage 2."),
+        "B20": _("The cell right behind your car takes damage 3."),
+        "B21": _("Restore 2 durability."),
+        "B22": _("One of your final dice counts twice."),
+        "B23": _("Set one of your final dice to any face."),
+        "B24": _("Move up to 5 roadblock pieces to adjacent cells."),
+        "B25": _("Place 1 or 2 containers next to your car."),
+        "B26": _("Gain $500."),
+        "B27": _("Bury it at the end of your turn: the first opponent to enter takes damage 2."),
+        "B28": _("Bury it at the end of your turn: the first opponent to enter takes damage 2."),
+        "B29": _("Cars entering slide one more cell and lose their steering tokens."),
+        "B30": _("As the oil slick, plus damage 1; the money goes to the bank."),
+    }
+)
 TILE_COLOUR_NAMES = Words({"gold": _("gold"), "blue": _("blue"), "metal": _("metal"), "grey": _("grey")})
-TILE_COLOUR_HINTS = Words({
-    "gold": _("permanent"),
-    "blue": _("until your next turn"),
-    "metal": _("one-time"),
-    "grey": _("placed on the bridge"),
-})
+TILE_COLOUR_HINTS = Words(
+    {
+        "gold": _("permanent"),
+        "blue": _("until your next turn"),
+        "metal": _("one-time"),
+        "grey": _("placed on the bridge"),
+    }
+)
 
-OBJECT_NAMES = Words({
-    "caltrops": _("Caltrops"),
-    "roadblock": _("Roadblock"),
-    "police": _("Police"),
-    "speed": _("Speed limit 30"),
-    "container": _("Container"),
-    "ramp": _("Ramp"),
-    "mine": _("Mine"),
-    "oil": _("Oil slick"),
-    "acid": _("Acid pool"),
-    "fortified": _("Fortified police"),
-    "wall": _("Wall container"),
-})
-OBJECT_EFFECTS = Words({
-    "caltrops": _("−10 mph per caltrop at the end of the movement"),
-    "roadblock": _("damage 1 per piece when entered; stops shots"),
-    "police": _("the officers dodge; they fire down their lane at the end of the round"),
-    "speed": _("damage 1 at 40 mph, damage 2 at 50 mph"),
-    "container": _("cannot be entered: crash"),
-    "ramp": _("drive straight in with steps left to jump"),
-    "mine": _("damage 2 to the first opponent who enters"),
-    "oil": _("slide one more cell, lose all steering tokens"),
-    "acid": _("slide one more cell, damage 1, lose all steering tokens"),
-    "fortified": _("behaves as a container; the officers fire at the end of the round"),
-    "wall": _("the wall cannot be passed"),
-})
+OBJECT_NAMES = Words(
+    {
+        "caltrops": _("Caltrops"),
+        "roadblock": _("Roadblock"),
+        "police": _("Police"),
+        "speed": _("Speed limit 30"),
+        "container": _("Container"),
+        "ramp": _("Ramp"),
+        "mine": _("Mine"),
+        "oil": _("Oil slick"),
+        "acid": _("Acid pool"),
+        "fortified": _("Fortified police"),
+        "wall": _("Wall container"),
+    }
+)
+OBJECT_EFFECTS = Words(
+    {
+        "caltrops": _("−10 mph per caltrop at the end of the movement"),
+        "roadblock": _("damage 1 per piece when entered; stops shots"),
+        "police": _("the officers dodge; they fire down their lane at the end of the round"),
+        "speed": _("damage 1 at 40 mph, damage 2 at 50 mph"),
+        "container": _("cannot be entered: crash"),
+        "ramp": _("drive straight in with steps left to jump"),
+        "mine": _("damage 2 to the first opponent who enters"),
+        "oil": _("slide one more cell, lose all steering tokens"),
+        "acid": _("slide one more cell, damage 1, lose all steering tokens"),
+        "fortified": _("behaves as a container; the officers fire at the end of the round"),
+        "wall": _("the wall cannot be passed"),
+    }
+)
 
-FACE_NAMES = Words({
-    "POINTER": _("Pointer"),
-    "STEER": _("Steering"),
-    "SHOOT": _("Shoot"),
-    "REPAIR": _("Repair"),
-    "DAMAGE": _("Damage"),
-})
-FACE_HINTS = Words({
-    "POINTER": _("+10 or −10 mph"),
-    "STEER": _("1 steering token"),
-    "SHOOT": _("1 shot"),
-    "REPAIR": _("cancels a damage or +1 durability"),
-    "DAMAGE": _("damage 1 to your own car"),
-})
+FACE_NAMES = Words(
+    {
+        "POINTER": _("Pointer"),
+        "STEER": _("Steering"),
+        "SHOOT": _("Shoot"),
+        "REPAIR": _("Repair"),
+        "DAMAGE": _("Damage"),
+    }
+)
+FACE_HINTS = Words(
+    {
+        "POINTER": _("+10 or −10 mph"),
+        "STEER": _("1 steering token"),
+        "SHOOT": _("1 shot"),
+        "REPAIR": _("cancels a damage or +1 durability"),
+        "DAMAGE": _("damage 1 to your own car"),
+    }
+)
 DIE_STATE_NAMES = Words({"unused": _("unused"), "used": _("used"), "sold": _("sold")})
-PHASE_NAMES = Words({
-    "setup": _("Setting up"),
-    "choose_car": _("Choosing cars"),
-    "adventure": _("Adventure phase: traps are placed"),
-    "turn": _("Turns"),
-    "round_end": _("End of the round"),
-    "over": _("Game over"),
-})
-STAGE_NAMES = Words({
-    "pre": _("before the roll"),
-    "roll": _("rolling the dice"),
-    "mod": _("dice are final: modify and resolve"),
-    "move": _("driving"),
-    "after": _("movement over"),
-})
-STATUS_NAMES = Words({
-    "none": _("not on the bridge yet"),
-    "board": _("on the bridge"),
-    "river": _("in the river"),
-    "finished": _("crossed the finish"),
-    "exited": _("left the bridge"),
-    "arrested": _("arrested"),
-})
+PHASE_NAMES = Words(
+    {
+        "setup": _("Setting up"),
+        "choose_car": _("Choosing cars"),
+        "adventure": _("Adventure phase: traps are placed"),
+        "turn": _("Turns"),
+        "round_end": _("End of the round"),
+        "over": _("Game over"),
+    }
+)
+STAGE_NAMES = Words(
+    {
+        "pre": _("before the roll"),
+        "roll": _("rolling the dice"),
+        "mod": _("dice are final: modify and resolve"),
+        "move": _("driving"),
+        "after": _("movement over"),
+    }
+)
+STATUS_NAMES = Words(
+    {
+        "none": _("not on the bridge yet"),
+        "board": _("on the bridge"),
+        "river": _("in the river"),
+        "finished": _("crossed the finish"),
+        "exited": _("left the bridge"),
+        "arrested": _("arrested"),
+    }
+)
 END_STEP_NAMES = Words(
     {"police": _("Police fire"), "crane": _("Crane"), "shop": _("Shop refresh"), "next": _("Next round")}
 )
-END_REASON_NAMES = Words({
-    "finish": _("A car crossed the finish line and the round was played out."),
-    "all_left": _("Every car has left the bridge."),
-    "cap": _("The 60-round safety cap was reached."),
-})
-PROMPT_NAMES = Words({
-    "dodge": _("Which side do the police dodge to?"),
-    "land": _("Where does your car land?"),
-    "river": _("Where does your car go over the edge?"),
-    "bounce": _("Which car do you bounce on?"),
-})
+END_REASON_NAMES = Words(
+    {
+        "finish": _("A car crossed the finish line and the round was played out."),
+        "all_left": _("Every car has left the bridge."),
+        "cap": _("The 60-round safety cap was reached."),
+    }
+)
+PROMPT_NAMES = Words(
+    {
+        "dodge": _("Which side do the police dodge to?"),
+        "land": _("Where does your car land?"),
+        "river": _("Where does your car go over the edge?"),
+        "bounce": _("Which car do you bounce on?"),
+    }
+)
 MODE_NAMES = Words({"standard": _("Standard"), "first_game": _("First game"), "closed_border": _("Closed border")})
 LEG_NAMES = Words({"OUT": _("outbound"), "RET": _("returning")})
 RAMP_NAMES = Words({"held": _("ramp in hand"), "placed": _("ramp placed"), "none": _("no ramp")})
-DIRECTION_NAMES = Words({
-    (0, 1): _("↑ towards the finish"),
-    (1, 1): _("↗ finish side, lane +1"),
-    (1, 0): _("→ lane +1"),
-    (1, -1): _("↘ start side, lane +1"),
-    (0, -1): _("↓ towards the start"),
-    (-1, -1): _("↙ start side, lane −1"),
-    (-1, 0): _("← lane −1"),
-    (-1, 1): _("↖ finish side, lane −1"),
-})
+DIRECTION_NAMES = Words(
+    {
+        (0, 1): _("↑ towards the finish"),
+        (1, 1): _("↗ finish side, lane +1"),
+        (1, 0): _("→ lane +1"),
+        (1, -1): _("↘ start side, lane +1"),
+        (0, -1): _("↓ towards the start"),
+        (-1, -1): _("↙ start side, lane −1"),
+        (-1, 0): _("← lane −1"),
+        (-1, 1): _("↖ finish side, lane −1"),
+    }
+)
 STEP_NAMES = Words({"STRAIGHT": _("Straight"), "LANE-": _("Lane −1 (left)"), "LANE+": _("Lane +1 (right)")})
 STEP_ARROWS = {"STRAIGHT": "↑", "LANE-": "↖", "LANE+": "↗"}
 FREE_TOKENS = {0: 0, 10: 4, 20: 3, 30: 2, 40: 1, 50: 0}
@@ -340,8 +370,6 @@ def money(amount: Any) -> str:
 def adventure_name(tile: str) -> str:
     kind, n = ADVENTURE.get(tile, ("", 0))
     return object_label(kind, n) if kind else tile
-
-
 
 
 def object_label(kind: str, n: int) -> str:
@@ -383,7 +411,6 @@ def cell_label(lane: int, row: int) -> str:
 
 
 # ---- the static bridge -------------------------------------------------------------------------
-
 
 
 def _star(cx: float, cy: float, r1: float, r2: float, points: int, turn: float = 0.0) -> str:
@@ -442,7 +469,7 @@ def _symbols() -> str:
         '<rect x="3" y="4" width="34" height="4" fill="#8c3d1c"/></symbol>'
         '<symbol id="br-s-wall" viewBox="0 0 40 40"><rect x="2" y="3" width="36" height="34" fill="#6e737c" '
         'stroke="#2b2e35" stroke-width="1.5"/><rect x="2" y="16" width="36" height="8" fill="url(#br-p-hazard)"/>'
-        '</symbol>'
+        "</symbol>"
         '<symbol id="br-s-fortified" viewBox="0 0 40 40"><rect x="2" y="3" width="36" height="34" fill="#6e737c" '
         'stroke="#2b2e35" stroke-width="1.5"/><path d="M20 7 L31 12 V20 C31 27 26 31 20 33 C14 31 9 27 9 20 '
         f'V12 Z" fill="#1f4fa6" stroke="#cfe0ff" stroke-width="1.2"/><polygon points="{_star(20, 20, 7, 3, 5)}" '
@@ -470,7 +497,7 @@ def _symbols() -> str:
         'stroke="currentColor" stroke-width="3.5" stroke-linecap="round"/><path d="M20 27 L29 12" '
         'stroke="currentColor" stroke-width="3.5" stroke-linecap="round"/><circle cx="20" cy="27" r="3.5" '
         'fill="currentColor"/><path d="M20 9 v3 M10 14 l2 2 M30 14 l-2 2" stroke="currentColor" stroke-width="2"/>'
-        '</symbol>'
+        "</symbol>"
         '<symbol id="br-f-STEER" viewBox="0 0 40 40"><circle cx="20" cy="20" r="14" fill="none" stroke="currentColor" '
         'stroke-width="4"/><circle cx="20" cy="21" r="4" fill="currentColor"/><path d="M6.5 19 H16 M24 19 H33.5 '
         'M20 25 V34" stroke="currentColor" stroke-width="4"/></symbol>'
@@ -480,7 +507,7 @@ def _symbols() -> str:
         '<symbol id="br-f-REPAIR" viewBox="0 0 40 40"><g transform="rotate(45 20 20)"><rect x="16.5" y="15" '
         'width="7" height="23" rx="2.5" fill="currentColor"/><path d="M12 3 A10 10 0 0 0 28 3 L28 3 L28 11 '
         'L23 14 L17 14 L12 11 Z" fill="currentColor"/><path d="M17 1 H23 V8 H17 Z" fill="#000" opacity=".0"/>'
-        '</g></symbol>'
+        "</g></symbol>"
         f'<symbol id="br-f-DAMAGE" viewBox="0 0 40 40"><polygon points="{_star(20, 20, 18, 8, 10, 0.15)}" '
         f'fill="currentColor"/><polygon points="{_star(20, 20, 9, 4, 8)}" fill="#fff5b0"/></symbol>'
     )
@@ -510,37 +537,53 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
     add = parts.append
     road_top, road_bottom = cell_y(ROWS - 1), cell_y(0) + CELL
     # river on both sides, the road, the bands at both ends
-    add(f'<rect class="br-water" x="0" y="{road_top}" width="{WATER}" height="{road_bottom - road_top}" '
-        'fill="url(#br-p-water)"/>')
-    add(f'<rect class="br-water" x="{WIDTH - WATER}" y="{road_top}" width="{WATER}" height="{road_bottom - road_top}" '
-        'fill="url(#br-p-water)"/>')
+    add(
+        f'<rect class="br-water" x="0" y="{road_top}" width="{WATER}" height="{road_bottom - road_top}" '
+        'fill="url(#br-p-water)"/>'
+    )
+    add(
+        f'<rect class="br-water" x="{WIDTH - WATER}" y="{road_top}" width="{WATER}" height="{road_bottom - road_top}" '
+        'fill="url(#br-p-water)"/>'
+    )
     closed = mode == "closed_border"
     if closed:
         # (gettext outside the f-strings: makemessages does not look inside them)
         sealed, exit_text = escape(gettext("SEALED END · ARREST")), escape(gettext("↓ EXIT ↓"))
-        add(f'<rect x="0" y="0" width="{WIDTH}" height="{TOP}" fill="url(#br-p-arrest)"/>'
+        add(
+            f'<rect x="0" y="0" width="{WIDTH}" height="{TOP}" fill="url(#br-p-arrest)"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{TOP / 2 + 5}" text-anchor="middle">'
-            f'{sealed}</text>')
-        add(f'<rect x="{WATER}" y="{road_bottom}" width="{LANES * CELL}" height="{BOTTOM}" fill="#27402c"/>'
+            f"{sealed}</text>"
+        )
+        add(
+            f'<rect x="{WATER}" y="{road_bottom}" width="{LANES * CELL}" height="{BOTTOM}" fill="#27402c"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{road_bottom + 19}" text-anchor="middle">'
-            f'{exit_text}</text>')
+            f"{exit_text}</text>"
+        )
     else:
-        add(f'<rect x="{WATER}" y="4" width="{LANES * CELL}" height="{TOP - 8}" fill="url(#br-p-checker)" '
-            'opacity=".9"/>')
+        add(
+            f'<rect x="{WATER}" y="4" width="{LANES * CELL}" height="{TOP - 8}" fill="url(#br-p-checker)" '
+            'opacity=".9"/>'
+        )
         finish, closed_end = escape(gettext("FINISH")), escape(gettext("closed end"))
-        add(f'<rect x="{WIDTH / 2 - 38}" y="{TOP / 2 - 9}" width="76" height="18" rx="4" fill="#14161a"/>'
+        add(
+            f'<rect x="{WIDTH / 2 - 38}" y="{TOP / 2 - 9}" width="76" height="18" rx="4" fill="#14161a"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{TOP / 2 + 5}" text-anchor="middle">'
-            f'{finish}</text>')
-        add(f'<rect x="{WATER}" y="{road_bottom}" width="{LANES * CELL}" height="{BOTTOM - 6}" fill="#3b3f47"/>'
+            f"{finish}</text>"
+        )
+        add(
+            f'<rect x="{WATER}" y="{road_bottom}" width="{LANES * CELL}" height="{BOTTOM - 6}" fill="#3b3f47"/>'
             f'<text class="br-band-text small" x="{WIDTH / 2}" y="{road_bottom + 15}" text-anchor="middle">'
-            f'{closed_end}</text>')
+            f"{closed_end}</text>"
+        )
     # the 5 × 33 cells
     cells = []
     for row in range(ROWS):
         for lane in range(LANES):
             css = "br-cell start" if row in START_ROWS else "br-cell"
-            cells.append(f'<rect class="{css}" id="br-cell-{lane}-{row}" data-cell="{lane},{row}" '
-                         f'x="{cell_x(lane)}" y="{cell_y(row)}" width="{CELL}" height="{CELL}"/>')
+            cells.append(
+                f'<rect class="{css}" id="br-cell-{lane}-{row}" data-cell="{lane},{row}" '
+                f'x="{cell_x(lane)}" y="{cell_y(row)}" width="{CELL}" height="{CELL}"/>'
+            )
     add(f'<g class="br-cells">{"".join(cells)}</g>')
     # zones (shaded in closed-border mode, R-13, R-84, R-85)
     if closed:
@@ -553,15 +596,21 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
             label = gettext("Zone %(n)s") % {"n": z}
             if z == forced:
                 label = gettext("Zone %(n)s · U-turn zone") % {"n": z}
-            add(f'<g class="br-zone"><title>{escape(label)}</title><rect x="{WATER}" y="{y1}" width="{LANES * CELL}" '
-                f'height="{y2 - y1}" fill="{fill}" opacity="{opacity}"/></g>')
-            add(f'<text class="br-zone-label" transform="translate({WIDTH - 8} {(y1 + y2) / 2}) rotate(90)" '
-                f'text-anchor="middle">{escape(label)}</text>')
+            add(
+                f'<g class="br-zone"><title>{escape(label)}</title><rect x="{WATER}" y="{y1}" width="{LANES * CELL}" '
+                f'height="{y2 - y1}" fill="{fill}" opacity="{opacity}"/></g>'
+            )
+            add(
+                f'<text class="br-zone-label" transform="translate({WIDTH - 8} {(y1 + y2) / 2}) rotate(90)" '
+                f'text-anchor="middle">{escape(label)}</text>'
+            )
         if wall is not None and wall < ROWS - 1:
             y1, y2 = cell_y(ROWS - 1), cell_y(wall + 1) + CELL
             arrest = escape(gettext("Arrest area"))
-            add(f'<g class="br-zone arrest"><title>{arrest}</title>'
-                f'<rect x="{WATER}" y="{y1}" width="{LANES * CELL}" height="{y2 - y1}" fill="url(#br-p-arrest)"/></g>')
+            add(
+                f'<g class="br-zone arrest"><title>{arrest}</title>'
+                f'<rect x="{WATER}" y="{y1}" width="{LANES * CELL}" height="{y2 - y1}" fill="url(#br-p-arrest)"/></g>'
+            )
     # lane dividers, start-area line, row numbers
     lines = []
     for lane in range(1, LANES):
@@ -584,18 +633,25 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
     money_of = {"S1": 600, "S2": 700, "S3": 800, "S4": 900, "S5": 1000}
     for sid, ((lane, row), _amount) in START_CELLS.items():
         x, y = cell_x(lane), cell_y(row)
-        starts.append(f'<text x="{x + CELL / 2}" y="{y + 16}" text-anchor="middle">{sid}</text>'
-                      f'<text x="{x + CELL / 2}" y="{y + 29}" text-anchor="middle" class="amt">${money_of[sid]}</text>')
+        starts.append(
+            f'<text x="{x + CELL / 2}" y="{y + 16}" text-anchor="middle">{sid}</text>'
+            f'<text x="{x + CELL / 2}" y="{y + 29}" text-anchor="middle" class="amt">${money_of[sid]}</text>'
+        )
     add(f'<g class="br-starts" aria-hidden="true">{"".join(starts)}</g>')
     # open edges (water) and guardrails (R-14)
     for side in (-1, 1):
         x = WATER if side < 0 else WIDTH - WATER
         for lo, hi in _open_segments(side):
             y1, y2 = cell_y(hi), cell_y(lo) + CELL
-            what = gettext("Open edge: the river (west, rows %(lo)s–%(hi)s)") if side < 0 else gettext(
-                "Open edge: the river (east, rows %(lo)s–%(hi)s)")
-            add(f'<g class="br-open"><title>{escape(what % {"lo": lo, "hi": hi})}</title>'
-                f'<line x1="{x}" y1="{y1}" x2="{x}" y2="{y2}"/></g>')
+            what = (
+                gettext("Open edge: the river (west, rows %(lo)s–%(hi)s)")
+                if side < 0
+                else gettext("Open edge: the river (east, rows %(lo)s–%(hi)s)")
+            )
+            add(
+                f'<g class="br-open"><title>{escape(what % {"lo": lo, "hi": hi})}</title>'
+                f'<line x1="{x}" y1="{y1}" x2="{x}" y2="{y2}"/></g>'
+            )
     for name, kind, side, lo, hi in GUARDRAILS:
         y1, y2 = cell_y(hi) + 2, cell_y(lo) + CELL - 2
         w = 9 if kind == "large" else 6
@@ -609,8 +665,10 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
             f'<rect x="{x + 1}" y="{cell_y(r) + CELL / 2 - 2}" width="{w - 2}" height="4" class="post"/>'
             for r in range(lo, hi + 1)
         )
-        add(f'<g class="br-rail {kind}"><title>{escape(what)}</title>'
-            f'<rect x="{x}" y="{y1}" width="{w}" height="{y2 - y1}" rx="2"/>{posts}</g>')
+        add(
+            f'<g class="br-rail {kind}"><title>{escape(what)}</title>'
+            f'<rect x="{x}" y="{y1}" width="{w}" height="{y2 - y1}" rx="2"/>{posts}</g>'
+        )
     return "".join(parts)
 
 
@@ -645,12 +703,14 @@ def _paint(char: str) -> tuple[str, str, str]:
 
 def _options(items: list[dict[str, Any]]) -> SafeString:
     """<option>s for a select of cells (value, label and, for adventure tiles, data-tiles)."""
-    return mark_safe("".join(
-        f'<option value="{escape(i["value"])}"'
-        + (f' data-tiles="{escape(i["tiles"])}"' if i.get("tiles") else "")
-        + f">{escape(i['label'])}</option>"
-        for i in items
-    ))
+    return mark_safe(
+        "".join(
+            f'<option value="{escape(i["value"])}"'
+            + (f' data-tiles="{escape(i["tiles"])}"' if i.get("tiles") else "")
+            + f">{escape(i['label'])}</option>"
+            for i in items
+        )
+    )
 
 
 def _cell_options(cells: list[list[int]], selected: list[int] | None = None) -> SafeString:
@@ -780,7 +840,9 @@ def _object_title(o: dict[str, Any], lane: int, row: int, names: dict[int, str],
         effect = OBJECT_EFFECTS["mine"]
     elif kind in ("oil", "acid"):
         label = gettext("%(what)s placed by %(owner)s") % {
-            "what": OBJECT_NAMES[kind], "owner": names.get(o["owner"], "?")}
+            "what": OBJECT_NAMES[kind],
+            "owner": names.get(o["owner"], "?"),
+        }
         effect = OBJECT_EFFECTS[kind]
     else:
         label, effect = object_label(kind, o["n"]), OBJECT_EFFECTS.get(kind, "")
@@ -867,17 +929,24 @@ def _resolve_model(view: dict[str, Any], me: dict[str, Any], presets: list[dict[
     reversed_now = (me["facing"] != normal) != spin
     base = 0 if spin else me["speed"]
     repairs = [
-        {"index": i, "units": remaining.count(i), "label": gettext("Apply repair die #%(n)s (+%(u)s durability)")
-         % {"n": i + 1, "u": remaining.count(i)}}
+        {
+            "index": i,
+            "units": remaining.count(i),
+            "label": gettext("Apply repair die #%(n)s (+%(u)s durability)") % {"n": i + 1, "u": remaining.count(i)},
+        }
         for i in dict.fromkeys(remaining)
     ]
     adjusts = []
     for d in dice:
         if d["face"] == "POINTER" and d["state"] == "unused":
             w = 2 if d["double"] else 1
-            adjusts.append({"index": d["index"], "weight": w,
-                            "label": gettext("Pointer die #%(n)s") % {"n": d["index"] + 1}
-                            + (" ×2" if w == 2 else "")})
+            adjusts.append(
+                {
+                    "index": d["index"],
+                    "weight": w,
+                    "label": gettext("Pointer die #%(n)s") % {"n": d["index"] + 1} + (" ×2" if w == 2 else ""),
+                }
+            )
     for k in range(int(t.get("extra_adjustments") or 0)):
         adjusts.append({"index": 5 + k, "weight": 1, "label": gettext("Tile adjustment %(n)s") % {"n": k + 1}})
     weights = {a["index"]: a["weight"] for a in adjusts}
@@ -932,15 +1001,18 @@ def _tile_uses(
             entry["kind"] = "die_face"
             entry["dice"] = [
                 {"value": i, "label": f"#{i + 1} {FACE_NAMES.get(dice[i]['face'], dice[i]['face'])}"}
-                for i in dict.fromkeys(a["die"] for a in group) if i in dice
+                for i in dict.fromkeys(a["die"] for a in group)
+                if i in dice
             ]
-            entry["faces"] = [{"value": f, "label": FACE_NAMES[f]} for f in ("POINTER", "STEER", "SHOOT", "REPAIR",
-                                                                             "DAMAGE")]
+            entry["faces"] = [
+                {"value": f, "label": FACE_NAMES[f]} for f in ("POINTER", "STEER", "SHOOT", "REPAIR", "DAMAGE")
+            ]
         elif "die" in first:
             entry["kind"] = "die"
             entry["options"] = [
                 {"value": a["die"], "label": f"#{a['die'] + 1} {FACE_NAMES.get(dice[a['die']]['face'], '')}"}
-                for a in group if a["die"] in dice
+                for a in group
+                if a["die"] in dice
             ]
         elif "dir" in first:
             entry["kind"] = "dir"
@@ -948,20 +1020,38 @@ def _tile_uses(
             for a in group:
                 d = (a["dir"][0], a["dir"][1])
                 hint = _mortar_hint(b, me, d)
-                entry["options"].append({"value": f"{d[0]},{d[1]}", "label": f"{DIRECTION_NAMES.get(d, d)} — {hint}",
-                                         "ray": f"{me['lane']},{me['row']},{d[0]},{d[1]}"})
+                entry["options"].append(
+                    {
+                        "value": f"{d[0]},{d[1]}",
+                        "label": f"{DIRECTION_NAMES.get(d, d)} — {hint}",
+                        "ray": f"{me['lane']},{me['row']},{d[0]},{d[1]}",
+                    }
+                )
         elif "cell" in first:
             entry["kind"] = "cell"
             entry["place"] = "cell"
-            entry["cells"] = [{"value": f"{a['cell'][0]},{a['cell'][1]}", "lane": a["cell"][0], "row": a["cell"][1],
-                               "label": labels.get((a["cell"][0], a["cell"][1])) or cell_label(*a["cell"])}
-                              for a in group]
+            entry["cells"] = [
+                {
+                    "value": f"{a['cell'][0]},{a['cell'][1]}",
+                    "lane": a["cell"][0],
+                    "row": a["cell"][1],
+                    "label": labels.get((a["cell"][0], a["cell"][1])) or cell_label(*a["cell"]),
+                }
+                for a in group
+            ]
             entry["options_html"] = _cell_options([a["cell"] for a in group], first["cell"])
         elif "cells" in first:
             entry["kind"] = "cells"
             entry["place"] = "cells[]"
-            entry["cells"] = [{"value": f"{a['cells'][0][0]},{a['cells'][0][1]}", "lane": a["cells"][0][0],
-                               "row": a["cells"][0][1], "label": cell_label(*a["cells"][0])} for a in group]
+            entry["cells"] = [
+                {
+                    "value": f"{a['cells'][0][0]},{a['cells'][0][1]}",
+                    "lane": a["cells"][0][0],
+                    "row": a["cells"][0][1],
+                    "label": cell_label(*a["cells"][0]),
+                }
+                for a in group
+            ]
         elif "moves" in first:
             # Up to 5 pieces, one <select name="moves[]"> each ("lane,row>lane,row"): a stack may send
             # several pieces the same way, so a multiple select would not do.
@@ -1013,17 +1103,33 @@ def _objects_and_piles(
             owner_paint = None
             if o["kind"] in ("ramp", "mine", "oil", "acid") and owner in by_seat:
                 owner_paint = _paint(by_seat[owner]["character"])
-            objects.append({
-                "x": x, "y": y, "lane": lane, "row": row, "symbol": sym, "kind": o["kind"], "n": o["n"],
-                "badge": badge, "title": _object_title(o, lane, row, names, wall_row),
-                "flip": o["kind"] == "ramp" and o["n"] < 0,
-                "owner": owner + 1 if owner >= 0 and o["kind"] in ("ramp", "mine", "oil", "acid") else None,
-                "owner_fill": owner_paint[0] if owner_paint else None,
-            })
+            objects.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "lane": lane,
+                    "row": row,
+                    "symbol": sym,
+                    "kind": o["kind"],
+                    "n": o["n"],
+                    "badge": badge,
+                    "title": _object_title(o, lane, row, names, wall_row),
+                    "flip": o["kind"] == "ramp" and o["n"] < 0,
+                    "owner": owner + 1 if owner >= 0 and o["kind"] in ("ramp", "mine", "oil", "acid") else None,
+                    "owner_fill": owner_paint[0] if owner_paint else None,
+                }
+            )
         if c["money"]:
-            piles.append({"x": x, "y": y, "amount": c["money"], "text": money(c["money"]),
-                          "title": gettext("Money pile: %(amount)s (%(cell)s)") % {
-                              "amount": money(c["money"]), "cell": cell_label(lane, row)}})
+            piles.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "amount": c["money"],
+                    "text": money(c["money"]),
+                    "title": gettext("Money pile: %(amount)s (%(cell)s)")
+                    % {"amount": money(c["money"]), "cell": cell_label(lane, row)},
+                }
+            )
     return objects, piles, mark_safe(_objects_svg(objects)), mark_safe(_piles_svg(piles))
 
 
@@ -1161,16 +1267,37 @@ def _build_model(
             continue
         fill, ink, outline = _paint(p["character"])
         name = names.get(p["seat"], str(p["seat"] + 1))
-        common = {"seat": p["seat"], "label": p["seat"] + 1, "fill": fill, "ink": ink, "outline": outline,
-                  "speed": p["speed"], "facing": p["facing"], "char": p["character"],
-                  "active": p["seat"] == active or p["seat"] == turn_seat, "mine": p["seat"] == seat}
+        common = {
+            "seat": p["seat"],
+            "label": p["seat"] + 1,
+            "fill": fill,
+            "ink": ink,
+            "outline": outline,
+            "speed": p["speed"],
+            "facing": p["facing"],
+            "char": p["character"],
+            "active": p["seat"] == active or p["seat"] == turn_seat,
+            "mine": p["seat"] == seat,
+        }
         if p["status"] == "board":
             title = gettext("Car %(n)s: %(name)s (%(char)s), %(speed)s mph, %(facing)s, %(cell)s") % {
-                "n": p["seat"] + 1, "name": name, "char": CHARACTER_NAMES.get(p["character"], p["character"]),
-                "speed": p["speed"], "cell": cell_label(p["lane"], p["row"]),
-                "facing": gettext("facing the finish") if p["facing"] > 0 else gettext("facing the start")}
-            cars.append({**common, "x": cell_x(p["lane"]), "y": cell_y(p["row"]), "lane": p["lane"],
-                         "row": p["row"], "title": title})
+                "n": p["seat"] + 1,
+                "name": name,
+                "char": CHARACTER_NAMES.get(p["character"], p["character"]),
+                "speed": p["speed"],
+                "cell": cell_label(p["lane"], p["row"]),
+                "facing": gettext("facing the finish") if p["facing"] > 0 else gettext("facing the start"),
+            }
+            cars.append(
+                {
+                    **common,
+                    "x": cell_x(p["lane"]),
+                    "y": cell_y(p["row"]),
+                    "lane": p["lane"],
+                    "row": p["row"],
+                    "title": title,
+                }
+            )
         else:
             status = STATUS_NAMES.get(p["status"], p["status"])
             title = gettext("Car %(n)s: %(name)s — %(status)s") % {"n": p["seat"] + 1, "name": name, "status": status}
@@ -1204,46 +1331,75 @@ def _build_model(
         elif p["status"] == "board":
             status_text = cell_label(p["lane"], p["row"])
         normal = -1 if p["leg"] == "RET" else 1
-        players.append({
-            "seat": s, "number": s + 1, "name": names.get(s, str(s + 1)), "me": s == seat,
-            "active": s in (active, turn_seat), "char": p["character"],
-            "char_name": CHARACTER_NAMES.get(p["character"], p["character"] or "—"),
-            "ability": CHARACTER_ABILITIES.get(p["character"], ""),
-            "colour_name": CHARACTER_COLOUR_NAMES.get(p["character"], ""),
-            "fill": fill, "ink": ink, "outline": outline, "speed": speed,
-            "speed_steps": [{"v": v, "on": v <= speed and v > 0, "cur": v == speed} for v in SPEEDS],
-            "free_tokens": p["free_tokens"],
-            "pips": [i < p["durability"] for i in range(p["max_durability"])],
-            "durability": p["durability"], "max_durability": p["max_durability"],
-            "balance": p["balance"], "balance_text": money(p["balance"]), "debt": p["balance"] < 0,
-            "tiles": [_tile_info(t["id"], t["colour"]) for t in p["tiles"]],
-            "active_tiles": [_tile_info(t, "blue") for t in p["active_tiles"]],
-            "ramp": p["ramp"], "ramp_text": RAMP_NAMES.get(p["ramp"], p["ramp"]),
-            "status": p["status"], "status_text": status_text, "place": p["place"],
-            "reversed": p["status"] == "board" and p["facing"] != normal,
-            "leg": LEG_NAMES.get(p["leg"], p["leg"]) if view.get("mode") == "closed_border" else "",
-            "resigned": p["resigned"],
-            "turn_pos": order.index(s) + 1 if s in order else None,
-            "pool": turn["pool"] if turn and turn["seat"] == s and turn["stage"] in ("move", "after") else None,
-            "finished_pos": finish_order.index(s) + 1 if s in finish_order else None,
-        })
+        players.append(
+            {
+                "seat": s,
+                "number": s + 1,
+                "name": names.get(s, str(s + 1)),
+                "me": s == seat,
+                "active": s in (active, turn_seat),
+                "char": p["character"],
+                "char_name": CHARACTER_NAMES.get(p["character"], p["character"] or "—"),
+                "ability": CHARACTER_ABILITIES.get(p["character"], ""),
+                "colour_name": CHARACTER_COLOUR_NAMES.get(p["character"], ""),
+                "fill": fill,
+                "ink": ink,
+                "outline": outline,
+                "speed": speed,
+                "speed_steps": [{"v": v, "on": v <= speed and v > 0, "cur": v == speed} for v in SPEEDS],
+                "free_tokens": p["free_tokens"],
+                "pips": [i < p["durability"] for i in range(p["max_durability"])],
+                "durability": p["durability"],
+                "max_durability": p["max_durability"],
+                "balance": p["balance"],
+                "balance_text": money(p["balance"]),
+                "debt": p["balance"] < 0,
+                "tiles": [_tile_info(t["id"], t["colour"]) for t in p["tiles"]],
+                "active_tiles": [_tile_info(t, "blue") for t in p["active_tiles"]],
+                "ramp": p["ramp"],
+                "ramp_text": RAMP_NAMES.get(p["ramp"], p["ramp"]),
+                "status": p["status"],
+                "status_text": status_text,
+                "place": p["place"],
+                "reversed": p["status"] == "board" and p["facing"] != normal,
+                "leg": LEG_NAMES.get(p["leg"], p["leg"]) if view.get("mode") == "closed_border" else "",
+                "resigned": p["resigned"],
+                "turn_pos": order.index(s) + 1 if s in order else None,
+                "pool": turn["pool"] if turn and turn["seat"] == s and turn["stage"] in ("move", "after") else None,
+                "finished_pos": finish_order.index(s) + 1 if s in finish_order else None,
+            }
+        )
 
     # turn order strip
     turn_idx = order.index(turn_seat) if turn_seat in order else -1
     order_strip = []
     for i, s in enumerate(order):
         p = by_seat.get(s)
-        order_strip.append({"seat": s, "number": s + 1, "name": names.get(s, str(s + 1)),
-                            "fill": _paint(p["character"])[0] if p else NO_PAINT[0],
-                            "current": s == turn_seat, "done": view.get("phase") == "turn" and 0 <= i < turn_idx})
+        order_strip.append(
+            {
+                "seat": s,
+                "number": s + 1,
+                "name": names.get(s, str(s + 1)),
+                "fill": _paint(p["character"])[0] if p else NO_PAINT[0],
+                "current": s == turn_seat,
+                "done": view.get("phase") == "turn" and 0 <= i < turn_idx,
+            }
+        )
 
     # dice tray (public: the active player's dice)
     tray = []
     tp = by_seat.get(turn_seat) if turn_seat is not None else None
     if tp:
         for d in tp["dice"]:
-            tray.append({**d, "number": d["index"] + 1, "name": FACE_NAMES.get(d["face"], d["face"]),
-                         "hint": FACE_HINTS.get(d["face"], ""), "state_name": DIE_STATE_NAMES.get(d["state"], "")})
+            tray.append(
+                {
+                    **d,
+                    "number": d["index"] + 1,
+                    "name": FACE_NAMES.get(d["face"], d["face"]),
+                    "hint": FACE_HINTS.get(d["face"], ""),
+                    "state_name": DIE_STATE_NAMES.get(d["state"], ""),
+                }
+            )
 
     # ---- controls (only legal actions of this seat) ----
     act: dict[str, Any] = {**_NO_CONTROLS, "any": bool(legal)}
@@ -1269,22 +1425,53 @@ def _build_model(
             hint = _step_hint(b, lane, row, me["facing"], a["dir"], turn["steps_left"] if turn else 0, me["speed"])
             form_id = f"br-step-{a['dir'].replace('+', 'p').replace('-', 'm')}"
             arrow = STEP_ARROWS[a["dir"]] if me["facing"] > 0 else {"↑": "↓", "↖": "↙", "↗": "↘"}[STEP_ARROWS[a["dir"]]]
-            steps.append({"payload": a, "name": STEP_NAMES[a["dir"]], "arrow": arrow, "lane": lane, "row": row,
-                          "cell": cell_label(lane, row), "hint": hint, "form_id": form_id,
-                          "on_bridge": on_bridge(lane, row), "cost": 2 if dl else 0})
+            steps.append(
+                {
+                    "payload": a,
+                    "name": STEP_NAMES[a["dir"]],
+                    "arrow": arrow,
+                    "lane": lane,
+                    "row": row,
+                    "cell": cell_label(lane, row),
+                    "hint": hint,
+                    "form_id": form_id,
+                    "on_bridge": on_bridge(lane, row),
+                    "cost": 2 if dl else 0,
+                }
+            )
             if on_bridge(lane, row):
-                targets.append({"x": cell_x(lane), "y": cell_y(row), "lane": lane, "row": row, "form": form_id,
-                                "field": "", "value": "", "tiles": "", "kind": "step", "arrow": arrow,
-                                "label": f"{STEP_NAMES[a['dir']]}: {cell_label(lane, row)}"})
+                targets.append(
+                    {
+                        "x": cell_x(lane),
+                        "y": cell_y(row),
+                        "lane": lane,
+                        "row": row,
+                        "form": form_id,
+                        "field": "",
+                        "value": "",
+                        "tiles": "",
+                        "kind": "step",
+                        "arrow": arrow,
+                        "label": f"{STEP_NAMES[a['dir']]}: {cell_label(lane, row)}",
+                    }
+                )
         act["steps"] = sorted(steps, key=lambda st: st["lane"])
         shots: dict[int, dict[str, Any]] = {}
         for a in groups.get("SHOOT", []):
             d = (a["dir"][0], a["dir"][1])
-            entry = shots.setdefault(a["die"], {"die": a["die"], "number": a["die"] + 1, "dirs": [],
-                                                "payload": {"type": "SHOOT", "die": a["die"]}})
-            entry["dirs"].append({"value": f"{d[0]},{d[1]}", "name": DIRECTION_NAMES.get(d, str(d)),
-                                  "hint": _shot_hint(b, me["lane"], me["row"], d[0], d[1]),
-                                  "ray": f"{me['lane']},{me['row']},{d[0]},{d[1]}", "payload": a})
+            entry = shots.setdefault(
+                a["die"],
+                {"die": a["die"], "number": a["die"] + 1, "dirs": [], "payload": {"type": "SHOOT", "die": a["die"]}},
+            )
+            entry["dirs"].append(
+                {
+                    "value": f"{d[0]},{d[1]}",
+                    "name": DIRECTION_NAMES.get(d, str(d)),
+                    "hint": _shot_hint(b, me["lane"], me["row"], d[0], d[1]),
+                    "ray": f"{me['lane']},{me['row']},{d[0]},{d[1]}",
+                    "payload": a,
+                }
+            )
         act["shots"] = list(shots.values())
         buy_slots = {a["slot"] for a in groups.get("BUY", [])}
         act["buy_slots"] = buy_slots
@@ -1307,15 +1494,20 @@ def _build_model(
         if mine_tiles:
             tile = mine_tiles[0]
             cells = placements.get(tile) or [a["cell"] for a in mine_acts if a["tile"] == tile]
-            act["mine"] = {"payload": {"type": "PLACE_MINE", "tile": tile}, "tile": _tile_info(tile, "grey"),
-                           "options_html": _cell_options(cells, _first_cell(mine_acts, tile))}
+            act["mine"] = {
+                "payload": {"type": "PLACE_MINE", "tile": tile},
+                "tile": _tile_info(tile, "grey"),
+                "options_html": _cell_options(cells, _first_cell(mine_acts, tile)),
+            }
             places.append(("br-mine", "mine", gettext("Bury the mine at %(cell)s"), {}, cells))
         ramp_acts = groups.get("PLACE_RAMP", [])
         if ramp_acts or "PLACE_RAMP" in placements:
             cells = placements.get("PLACE_RAMP") or [a["cell"] for a in ramp_acts]
-            act["ramp"] = {"payload": {"type": "PLACE_RAMP", "dir": 1},
-                           "options_html": _cell_options(cells, _first_cell(ramp_acts)),
-                           "closed": view.get("mode") == "closed_border"}
+            act["ramp"] = {
+                "payload": {"type": "PLACE_RAMP", "dir": 1},
+                "options_html": _cell_options(cells, _first_cell(ramp_acts)),
+                "closed": view.get("mode") == "closed_border",
+            }
             places.insert(0, ("br-ramp", "ramp", gettext("Place your ramp at %(cell)s"), {}, cells))
         uses = _tile_uses(_with_placements(groups.get("USE_TILE", []), placements), me, view, names, b)
         for u in uses:
@@ -1338,9 +1530,22 @@ def _build_model(
                 by_cell.setdefault((c[0], c[1]), []).append((form_id, kind, label))
         for (lane, row), forms in by_cell.items():
             ids = [f[0] for f in forms]
-            targets.append({"x": cell_x(lane), "y": cell_y(row), "lane": lane, "row": row, "form": " ".join(ids),
-                            "field": "", "value": f"{lane},{row}", "tiles": "", "kind": forms[0][1], "place": True,
-                            "off": armed not in ids, "label": " / ".join(f[2] for f in forms)})
+            targets.append(
+                {
+                    "x": cell_x(lane),
+                    "y": cell_y(row),
+                    "lane": lane,
+                    "row": row,
+                    "form": " ".join(ids),
+                    "field": "",
+                    "value": f"{lane},{row}",
+                    "tiles": "",
+                    "kind": forms[0][1],
+                    "place": True,
+                    "off": armed not in ids,
+                    "label": " / ".join(f[2] for f in forms),
+                }
+            )
         act["armed"] = armed
     # choices that do not need the car: adventure placement, car choice, prompts
     if legal:
@@ -1358,19 +1563,38 @@ def _build_model(
             first = next(iter(adventure))
             act["adventure"] = {
                 "payload": {"type": "PLACE_ADVENTURE"},
-                "tiles": [{"id": t, "kind": face_up.get(t, {}).get("kind", ADVENTURE.get(t, ("", 0))[0]),
-                           "label": adventure_name(t), "count": len(cs), "checked": t == first}
-                          for t, cs in adventure.items()],
-                "cells": [{"value": f"{c[0]},{c[1]}", "label": labels.get(c) or cell_label(*c), "tiles": " ".join(ts)}
-                          for c, ts in sorted(cell_tiles.items(), key=lambda kv: (-kv[0][1], kv[0][0]))],
+                "tiles": [
+                    {
+                        "id": t,
+                        "kind": face_up.get(t, {}).get("kind", ADVENTURE.get(t, ("", 0))[0]),
+                        "label": adventure_name(t),
+                        "count": len(cs),
+                        "checked": t == first,
+                    }
+                    for t, cs in adventure.items()
+                ],
+                "cells": [
+                    {"value": f"{c[0]},{c[1]}", "label": labels.get(c) or cell_label(*c), "tiles": " ".join(ts)}
+                    for c, ts in sorted(cell_tiles.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
+                ],
             }
             act["adventure"]["options_html"] = _options(act["adventure"]["cells"])
             adv_fmt = gettext("Place the chosen tile at %(cell)s")
             for spot, ts in cell_tiles.items():
-                targets.append({"x": cell_x(spot[0]), "y": cell_y(spot[1]), "lane": spot[0], "row": spot[1],
-                                "form": "br-adv", "field": "cell", "value": f"{spot[0]},{spot[1]}",
-                                "tiles": " ".join(ts), "kind": "adv",
-                                "label": adv_fmt % {"cell": labels.get(spot) or cell_label(*spot)}})
+                targets.append(
+                    {
+                        "x": cell_x(spot[0]),
+                        "y": cell_y(spot[1]),
+                        "lane": spot[0],
+                        "row": spot[1],
+                        "form": "br-adv",
+                        "field": "cell",
+                        "value": f"{spot[0]},{spot[1]}",
+                        "tiles": " ".join(ts),
+                        "kind": "adv",
+                        "label": adv_fmt % {"cell": labels.get(spot) or cell_label(*spot)},
+                    }
+                )
         cars_ = groups.get("CHOOSE_CAR", [])
         if cars_:
             chars = list(dict.fromkeys(a["character"] for a in cars_))
@@ -1378,18 +1602,38 @@ def _build_model(
             start_money = {k: v["money"] for k, v in (board.get("start_cells") or {}).items()}
             act["choose_car"] = {
                 "payload": {"type": "CHOOSE_CAR"},
-                "chars": [{"id": c, "name": CHARACTER_NAMES.get(c, c), "ability": CHARACTER_ABILITIES.get(c, ""),
-                           "fill": _paint(c)[0], "outline": _paint(c)[2], "colour_name": CHARACTER_COLOUR_NAMES[c]}
-                          for c in chars],
-                "starts": [{"id": s, "label": cell_label(*START_CELLS[s][0]), "money": money(start_money.get(s, 0))}
-                           for s in starts],
+                "chars": [
+                    {
+                        "id": c,
+                        "name": CHARACTER_NAMES.get(c, c),
+                        "ability": CHARACTER_ABILITIES.get(c, ""),
+                        "fill": _paint(c)[0],
+                        "outline": _paint(c)[2],
+                        "colour_name": CHARACTER_COLOUR_NAMES[c],
+                    }
+                    for c in chars
+                ],
+                "starts": [
+                    {"id": s, "label": cell_label(*START_CELLS[s][0]), "money": money(start_money.get(s, 0))}
+                    for s in starts
+                ],
             }
             for s in starts:
                 lane, row = START_CELLS[s][0]
-                targets.append({"x": cell_x(lane), "y": cell_y(row), "lane": lane, "row": row, "form": "br-car",
-                                "field": "start", "value": s, "tiles": "", "kind": "start",
-                                "label": gettext("Start at %(start)s (%(cell)s)") % {"start": s,
-                                                                                    "cell": cell_label(lane, row)}})
+                targets.append(
+                    {
+                        "x": cell_x(lane),
+                        "y": cell_y(row),
+                        "lane": lane,
+                        "row": row,
+                        "form": "br-car",
+                        "field": "start",
+                        "value": s,
+                        "tiles": "",
+                        "kind": "start",
+                        "label": gettext("Start at %(start)s (%(cell)s)") % {"start": s, "cell": cell_label(lane, row)},
+                    }
+                )
         prompt = view.get("prompt")
         if groups.get("CHOOSE") and prompt:
             choices = placements.get("CHOOSE") or prompt["options"]
@@ -1398,21 +1642,43 @@ def _build_model(
                 i = a["option"]
                 lane, row = choices[i]
                 form_id = f"br-choose-{i}"
-                opts.append({"payload": a, "label": cell_label(lane, row), "form_id": form_id,
-                             "hl": f"{lane},{row}" if on_bridge(lane, row) else ""})
+                opts.append(
+                    {
+                        "payload": a,
+                        "label": cell_label(lane, row),
+                        "form_id": form_id,
+                        "hl": f"{lane},{row}" if on_bridge(lane, row) else "",
+                    }
+                )
                 if on_bridge(lane, row):
-                    targets.append({"x": cell_x(lane), "y": cell_y(row), "lane": lane, "row": row, "form": form_id,
-                                    "field": "", "value": "", "tiles": "", "kind": "choose",
-                                    "label": cell_label(lane, row)})
+                    targets.append(
+                        {
+                            "x": cell_x(lane),
+                            "y": cell_y(row),
+                            "lane": lane,
+                            "row": row,
+                            "form": form_id,
+                            "field": "",
+                            "value": "",
+                            "tiles": "",
+                            "kind": "choose",
+                            "label": cell_label(lane, row),
+                        }
+                    )
             act["choose"] = {"question": PROMPT_NAMES.get(prompt["kind"], prompt["kind"]), "options": opts}
 
     # shop, adventure row, piles
     shop = []
     for s in view.get("shop") or ():
         info = _tile_info(s["tile"], s["colour"]) if s["tile"] else None
-        slot = {"slot": s["slot"], "price": s["price"], "price_text": money(s["price"]), "tile": info,
-                "can_buy": s["slot"] in act.get("buy_slots", set()),
-                "payload": {"type": "BUY", "slot": s["slot"]}}
+        slot = {
+            "slot": s["slot"],
+            "price": s["price"],
+            "price_text": money(s["price"]),
+            "tile": info,
+            "can_buy": s["slot"] in act.get("buy_slots", set()),
+            "payload": {"type": "BUY", "slot": s["slot"]},
+        }
         slot["debt"] = bool(me and slot["can_buy"] and s["price"] > me["balance"])
         shop.append(slot)
     face_up_tiles = [
@@ -1432,8 +1698,9 @@ def _build_model(
         pending = set(end_steps)
         current = end_steps[0] if end_steps else None
         for s in all_steps:
-            end_strip.append({"name": END_STEP_NAMES[s], "current": s == current,
-                              "done": s not in pending, "skipped": False})
+            end_strip.append(
+                {"name": END_STEP_NAMES[s], "current": s == current, "done": s not in pending, "skipped": False}
+            )
 
     prompt = view.get("prompt")
     prompt_seat = prompt["seat"] if prompt else None
@@ -1442,17 +1709,34 @@ def _build_model(
         "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
         "svg_piles": svg_piles,
         "svg_targets": mark_safe(_targets_svg(targets)),
-        "width": WIDTH, "height": HEIGHT, "cell": CELL, "half": CELL // 2,
-        "objects": objects, "piles": piles, "cars": cars, "off_cars": off_cars, "targets": targets,
-        "focus": focus, "players": players, "order": order_strip, "tray": tray, "act": act,
-        "me": me, "my_turn": bool(legal) and seat is not None,
-        "active": active, "active_name": names.get(active, "") if active is not None else "",
-        "turn_seat": turn_seat, "turn_name": names.get(turn_seat, "") if turn_seat is not None else "",
+        "width": WIDTH,
+        "height": HEIGHT,
+        "cell": CELL,
+        "half": CELL // 2,
+        "objects": objects,
+        "piles": piles,
+        "cars": cars,
+        "off_cars": off_cars,
+        "targets": targets,
+        "focus": focus,
+        "players": players,
+        "order": order_strip,
+        "tray": tray,
+        "act": act,
+        "me": me,
+        "my_turn": bool(legal) and seat is not None,
+        "active": active,
+        "active_name": names.get(active, "") if active is not None else "",
+        "turn_seat": turn_seat,
+        "turn_name": names.get(turn_seat, "") if turn_seat is not None else "",
         "turn_char": CHARACTER_NAMES.get(tp["character"], "") if tp else "",
         "stage": STAGE_NAMES.get(turn["stage"], turn["stage"]) if turn else "",
-        "shop": shop, "face_up": face_up_tiles, "end_strip": end_strip,
-        "finish": [{"number": s + 1, "name": names.get(s, str(s + 1)), "place": i + 1}
-                   for i, s in enumerate(finish_order)],
+        "shop": shop,
+        "face_up": face_up_tiles,
+        "end_strip": end_strip,
+        "finish": [
+            {"number": s + 1, "name": names.get(s, str(s + 1)), "place": i + 1} for i, s in enumerate(finish_order)
+        ],
         "arrested": [{"number": s + 1, "name": names.get(s, str(s + 1))} for s in view.get("arrest_order") or ()],
         "end_reason": END_REASON_NAMES.get(view.get("end_reason") or "", view.get("end_reason") or ""),
         "phase": PHASE_NAMES.get(view.get("phase", ""), view.get("phase", "")),
@@ -1476,11 +1760,15 @@ def _objects_svg(objects: list[dict[str, Any]]) -> str:
         flip = ' transform="rotate(180 20 20)"' if o["flip"] else ""
         badge = ""
         if o["badge"]:
-            badge = ('<g class="br-badge"><rect x="24" y="0.5" width="15.5" height="12" rx="3"/>'
-                     f'<text x="31.8" y="9.7" text-anchor="middle">{o["badge"]}</text></g>')
+            badge = (
+                '<g class="br-badge"><rect x="24" y="0.5" width="15.5" height="12" rx="3"/>'
+                f'<text x="31.8" y="9.7" text-anchor="middle">{o["badge"]}</text></g>'
+            )
         if o["owner"]:
-            badge += ('<g class="br-badge owner"><rect x="0.5" y="27.5" width="12" height="12" rx="3"/>'
-                      f'<text x="6.5" y="36.8" text-anchor="middle">{o["owner"]}</text></g>')
+            badge += (
+                '<g class="br-badge owner"><rect x="0.5" y="27.5" width="12" height="12" rx="3"/>'
+                f'<text x="6.5" y="36.8" text-anchor="middle">{o["owner"]}</text></g>'
+            )
         out.append(
             f'<g class="br-obj br-obj-{o["symbol"]}" transform="translate({o["x"]} {o["y"]})" '
             f'data-cell="{o["lane"]},{o["row"]}"><title>{escape(o["title"])}</title>{owner}'
@@ -1492,9 +1780,13 @@ def _objects_svg(objects: list[dict[str, Any]]) -> str:
 def _car_inner(car: dict[str, Any], small: bool = False) -> str:
     up = car["facing"] > 0
     flip = "" if up else ' transform="rotate(180 20 20)"'
-    speed = "" if small else (
-        '<g class="br-speed"><rect x="23" y="27" width="17" height="12" rx="3"/>'
-        f'<text x="31.5" y="36.3" text-anchor="middle">{int(car["speed"])}</text></g>'
+    speed = (
+        ""
+        if small
+        else (
+            '<g class="br-speed"><rect x="23" y="27" width="17" height="12" rx="3"/>'
+            f'<text x="31.5" y="36.3" text-anchor="middle">{int(car["speed"])}</text></g>'
+        )
     )
     return (
         f'<g class="br-car-body"{flip}><use href="#br-s-car" width="40" height="40" fill="{car["fill"]}" '
@@ -1511,12 +1803,12 @@ def _cars_svg(cars: list[dict[str, Any]], off_cars: list[dict[str, Any]]) -> str
         out.append(
             f'<g class="{css}" id="br-car-{c["seat"]}" data-seat="{c["seat"]}" data-x="{c["x"]}" data-y="{c["y"]}" '
             f'data-facing="{c["facing"]}" data-fill="{c["fill"]}"><g transform="translate({c["x"]} {c["y"]})">'
-            f'<title>{escape(c["title"])}</title>{ring}{_car_inner(c)}</g></g>'
+            f"<title>{escape(c['title'])}</title>{ring}{_car_inner(c)}</g></g>"
         )
     for c in off_cars:
         out.append(
             f'<g class="br-car-off br-off-{c["status"]}" transform="translate({c["x"]} {c["y"]}) scale(.62)">'
-            f'<title>{escape(c["title"])}</title>{_car_inner(c, small=True)}</g>'
+            f"<title>{escape(c['title'])}</title>{_car_inner(c, small=True)}</g>"
         )
     return "".join(out)
 

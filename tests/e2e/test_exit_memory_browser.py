@@ -144,9 +144,7 @@ def test_three_players_play_a_round_through_a_chain_to_the_walk_and_the_next_rou
         )
         expect(watcher.page.locator(".deadlines")).to_contain_text(f"Waiting for {asked.name}")
         expect(watcher.page.locator(".deadlines .countdown")).to_have_text(re.compile(r"\d"))
-        expect(watcher.page.locator("#em-players [data-seat]").filter(has_text=asked.name)).to_contain_text(
-            "deciding"
-        )
+        expect(watcher.page.locator("#em-players [data-seat]").filter(has_text=asked.name)).to_contain_text("deciding")
         expect(declarer.page.locator("#em-players")).to_contain_text("declared lost")
         act(asked, asked.page.get_by_role("button", name="Join: play your lost tile too"), players, keyboard=True)
 

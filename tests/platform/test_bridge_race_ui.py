@@ -193,9 +193,11 @@ def test_roll_reroll_and_step_posted_like_the_board_forms(make_user: Any) -> Non
     assert (moved.lane, moved.row, moved.speed, moved.status) != (before.lane, before.row, before.speed, "board")
 
     # a stale version gets the fresh board back, with an error
-    response = client.post(reverse("match_action", args=[match.pk]),
-                           {"action": json.dumps({"type": "STEP", "dir": "STRAIGHT"}), "version": "1"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("match_action", args=[match.pk]),
+        {"action": json.dumps({"type": "STEP", "dir": "STRAIGHT"}), "version": "1"},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 409
     assert 'id="br-svg"' in response.content.decode()
 
@@ -203,8 +205,9 @@ def test_roll_reroll_and_step_posted_like_the_board_forms(make_user: Any) -> Non
 def test_board_partial_renders_fast(make_user: Any) -> None:
     match, users = started_match(make_user, game="bridge_race", players=5)
     rng = random.Random(5)
-    drive_until(match, lambda s: s.phase == "turn" and s.round >= 2 and s.turn is not None
-                and s.turn.stage == "move", rng)
+    drive_until(
+        match, lambda s: s.phase == "turn" and s.round >= 2 and s.turn is not None and s.turn.stage == "move", rng
+    )
     match.refresh_from_db()
     seat = actor_of(match)
     assert seat is not None
@@ -219,8 +222,10 @@ def test_board_partial_renders_fast(make_user: Any) -> None:
             render_to_string("games/match.html#board", context)
             samples.append(time.perf_counter() - start)
         timings[label] = statistics.median(samples) * 1000
-    print(f"\nbridge_race board partial: median {timings['actor']:.2f} ms (active player), "
-          f"{timings['spectator']:.2f} ms (spectator); target <= 15 ms")
+    print(
+        f"\nbridge_race board partial: median {timings['actor']:.2f} ms (active player), "
+        f"{timings['spectator']:.2f} ms (spectator); target <= 15 ms"
+    )
     assert timings["actor"] < 150 and timings["spectator"] < 150
 
 
@@ -264,29 +269,42 @@ def assert_controls(html: str, state: Any, seat: int) -> set[str]:
 
 
 def test_every_object_money_and_car_is_drawn_with_a_title() -> None:
-    g = scenario(ALL_OBJECTS, chars={0: "C5", 1: "C1", 2: "C3"}, speeds={0: 30, 1: 20, 2: 10},
-                 facings={2: -1}, money={(3, 8): 300, (0, 6): 1200}, dice=("SHOOT",) * 5,
-                 balances={1: -300}, tiles={0: ("B02", "B21")}, blue={0: ("B07",)})
+    g = scenario(
+        ALL_OBJECTS,
+        chars={0: "C5", 1: "C1", 2: "C3"},
+        speeds={0: 30, 1: 20, 2: 10},
+        facings={2: -1},
+        money={(3, 8): 300, (0, 6): 1200},
+        dice=("SHOOT",) * 5,
+        balances={1: -300},
+        tiles={0: ("B02", "B21")},
+        blue={0: ("B07",)},
+    )
     html = render(g, None)
     assert '<div class="br-balance debt"' in html and "−$300" in html  # debt is highlighted
     assert '<span class="br-chip gold"' in html and "Rear Gunner" in html and "Armoured Glass" in html
-    for symbol in ("roadblock", "caltrops", "police", "speed", "container", "ramp", "mine", "oil", "acid",
-                   "fortified"):
+    for symbol in ("roadblock", "caltrops", "police", "speed", "container", "ramp", "mine", "oil", "acid", "fortified"):
         assert f'href="#br-s-{symbol}"' in html, symbol
     assert "2 pieces" in html and "3 caltrops" in html and "2 officers" in html
     assert "Ramp of Player 1" in html and "Mine buried by Player 2" in html
     assert ">$300</text>" in html and ">$1,200</text>" in html
     assert html.count('class="br-car-anim') == 3
-    assert 'data-facing="-1"' in html and 'rotate(180 20 20)' in html  # car 3 faces the start
+    assert 'data-facing="-1"' in html and "rotate(180 20 20)" in html  # car 3 faces the start
     assert "Clyde Parker" in html and "Pipetta" in html and "W.B. Spender" in html
     assert 'id="br-actions"' not in html and 'class="br-target ' not in html
     assert html.count("<title>") >= 10 + 3 + 2
 
 
 def test_action_phase_controls_steps_shots_shop_and_tiles() -> None:
-    g = scenario(ALL_OBJECTS, chars={0: "C5"}, speeds={0: 30}, dice=("SHOOT", "SHOOT", "STEER", "POINTER", "REPAIR"),
-                 tiles={0: ("B03", "B18", "B19", "B20", "B21", "B24", "B25", "B29", "B13")},
-                 shop=("B01", "B07", "B12", "B21", "B26"), balances={0: 250})
+    g = scenario(
+        ALL_OBJECTS,
+        chars={0: "C5"},
+        speeds={0: 30},
+        dice=("SHOOT", "SHOOT", "STEER", "POINTER", "REPAIR"),
+        tiles={0: ("B03", "B18", "B19", "B20", "B21", "B24", "B25", "B29", "B13")},
+        shop=("B01", "B07", "B12", "B21", "B26"),
+        balances={0: 250},
+    )
     html = render(g, 0)
     kinds = assert_controls(html, g, 0)
     assert {"STEP", "SHOOT", "BUY", "USE_TILE"} <= kinds
@@ -320,8 +338,14 @@ def test_roll_reroll_resolve_controls() -> None:
     assert '<input type="hidden" name="keep[]" value="0">' in html
     assert "1 reroll left" in html
 
-    mod = scenario(ALL_OBJECTS, stage="mod", speeds={0: 20}, durs={0: 4},
-                   dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"), tiles={0: ("B04", "B22", "B23", "B12")})
+    mod = scenario(
+        ALL_OBJECTS,
+        stage="mod",
+        speeds={0: 20},
+        durs={0: 4},
+        dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"),
+        tiles={0: ("B04", "B22", "B23", "B12")},
+    )
     html = render(mod, 0)
     assert {"RESOLVE_DICE", "USE_TILE"} <= assert_controls(html, mod, 0)
     assert 'id="br-resolve"' in html and 'data-base="20"' in html
@@ -331,8 +355,15 @@ def test_roll_reroll_resolve_controls() -> None:
 
 
 def test_end_of_turn_prompts_and_car_choice_controls() -> None:
-    after = scenario(ALL_OBJECTS, stage="after", speeds={0: 0}, durs={0: 3}, pool_free=4,
-                     dice=("STEER", "SHOOT", "POINTER", "DAMAGE", "REPAIR"), tiles={0: ("B27", "B05")})
+    after = scenario(
+        ALL_OBJECTS,
+        stage="after",
+        speeds={0: 0},
+        durs={0: 3},
+        pool_free=4,
+        dice=("STEER", "SHOOT", "POINTER", "DAMAGE", "REPAIR"),
+        tiles={0: ("B27", "B05")},
+    )
     html = render(after, 0)
     assert {"END_TURN", "HANDBRAKE", "PAY_REPAIR", "PLACE_MINE", "SHOOT", "USE_TILE"} <= assert_controls(html, after, 0)
     assert 'id="br-end"' in html and html.count('name="sell[]"') == 4
@@ -365,20 +396,28 @@ def _apply_start(state: Any) -> tuple[Any, Any]:
 
 def form_html(html: str, form_id: str) -> str:
     start = html.index(f'id="{form_id}"')
-    return html[html.rindex("<form", 0, start):html.index("</form>", start)]
+    return html[html.rindex("<form", 0, start) : html.index("</form>", start)]
 
 
 def no_js_post_data(form: str, **fields: Any) -> dict[str, Any]:
     """What a browser sends for a form: its hidden inputs plus the chosen fields."""
-    data: dict[str, Any] = {name: htmllib.unescape(value) for name, value in
-                            re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form)}
+    data: dict[str, Any] = {
+        name: htmllib.unescape(value)
+        for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form)
+    }
     data.update(fields)
     return data
 
 
 def test_forms_name_their_fields_for_a_post_without_javascript() -> None:
-    mod = scenario(ALL_OBJECTS, stage="mod", speeds={0: 20}, durs={0: 4},
-                   dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"), tiles={0: ("B12",)})
+    mod = scenario(
+        ALL_OBJECTS,
+        stage="mod",
+        speeds={0: 20},
+        durs={0: 4},
+        dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"),
+        tiles={0: ("B12",)},
+    )
     html = render(mod, 0)
     resolve = form_html(html, "br-resolve")
     assert resolve.count('<select name="adjust[]"') == 2 and "<noscript>" not in html
@@ -395,10 +434,12 @@ def test_forms_name_their_fields_for_a_post_without_javascript() -> None:
     assert roadworks.count('<select name="moves[]"') == 2  # one per piece (2), at most 5
     assert "data-moves" not in html and 'data-place="cells[]"' in form_html(html, "br-use-B25")
     # every form merges into the action as strings; the engine parses each of them
-    for form_id, fields in (("br-use-B24", {"moves[]": ["0,12>0,13", "0,12>0,13"]}),
-                            ("br-use-B24", {"moves[]": ["0,12>1,11", ""]}),
-                            ("br-use-B25", {"cells[]": ["1,9"]}),
-                            ("br-use-B29", {"cell": "4,30"})):
+    for form_id, fields in (
+        ("br-use-B24", {"moves[]": ["0,12>0,13", "0,12>0,13"]}),
+        ("br-use-B24", {"moves[]": ["0,12>1,11", ""]}),
+        ("br-use-B25", {"cells[]": ["1,9"]}),
+        ("br-use-B29", {"cell": "4,30"}),
+    ):
         post = QueryDict(mutable=True)
         for name, value in no_js_post_data(form_html(html, form_id), **fields).items():
             post.setlist(name, value if isinstance(value, list) else [value])
@@ -440,8 +481,12 @@ def test_resolve_dice_posted_without_javascript_changes_the_speed(make_user: Any
         if s.phase != "turn" or s.turn is None or s.turn.stage != "mod" or s.prompt is not None:
             return False
         c = s.cars[s.turn.seat]
-        return (c.status == "board" and c.facing == (-1 if c.leg == "RET" else 1)
-                and any(d.face == "POINTER" for d in s.turn.dice) and all(d.face != "DAMAGE" for d in s.turn.dice))
+        return (
+            c.status == "board"
+            and c.facing == (-1 if c.leg == "RET" else 1)
+            and any(d.face == "POINTER" for d in s.turn.dice)
+            and all(d.face != "DAMAGE" for d in s.turn.dice)
+        )
 
     state = drive_until(match, ready, rng)
     seat = state.turn.seat

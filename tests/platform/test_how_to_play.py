@@ -79,8 +79,13 @@ def test_item1_guide_has_goal_turn_pictures_and_example_without_internal_ids(slu
 def test_item1_heist_guide_draws_every_role_card_with_what_it_does() -> None:
     html = page("heist")
     assert html.count('class="role-card') == 5
-    for name, help_start in (("Informant", "Revealed first"), ("Thug", "Always gets its stake back"),
-                             ("Driver", "Collects 1M"), ("Goon", "Takes 2M"), ("Mastermind", "Adds 2M")):
+    for name, help_start in (
+        ("Informant", "Revealed first"),
+        ("Thug", "Always gets its stake back"),
+        ("Driver", "Collects 1M"),
+        ("Goon", "Takes 2M"),
+        ("Mastermind", "Adds 2M"),
+    ):
         assert re.search(rf'role-title">{name}</strong>\s*<span class="role-help">{help_start}', html), name
 
 

@@ -56,9 +56,27 @@ def start_worker(tmp_path: Path) -> Any:
         log = open(tmp_path / "worker.log", "wb")  # noqa: SIM115
         processes.append(
             subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "-P", "solo", "-l", "warning",
-                 "-s", str(tmp_path / "beat-schedule"), "--without-gossip", "--without-mingle"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "-B",
+                    "-P",
+                    "solo",
+                    "-l",
+                    "warning",
+                    "-s",
+                    str(tmp_path / "beat-schedule"),
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
         )
 
@@ -102,9 +120,15 @@ def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(make_use
     start_worker()
     env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url()}
     subprocess.run(
-        [sys.executable, "-c",
-         f"import django; django.setup(); from games import services; services.do_start_match({match.pk}, None)"],
-        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"}, check=True, timeout=60,
+        [
+            sys.executable,
+            "-c",
+            f"import django; django.setup(); from games import services; services.do_start_match({match.pk}, None)",
+        ],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        check=True,
+        timeout=60,
     )
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:

@@ -16,8 +16,7 @@ from .sim import Sim
 from .state import ADVENTURE, CHARACTERS, Obj
 from .tiles import place_mine, shoot, use_tile
 
-END_STEP_TYPES = {"police": "POLICE_FIRE", "crane": "CRANE", "shop": "SHOP_REFRESH",
-                  "next": "NEXT_ROUND"}
+END_STEP_TYPES = {"police": "POLICE_FIRE", "crane": "CRANE", "shop": "SHOP_REFRESH", "next": "NEXT_ROUND"}
 SYSTEM_TYPES = ("start", "resign", "timeout", *END_STEP_TYPES.values())
 STEP_DIRS = {"STRAIGHT": 0, "LANE-": -1, "LANE\u2212": -1, "LANE+": 1}
 
@@ -45,9 +44,7 @@ def _cell(v: Any, name: str = "cell") -> list[int]:
     try:
         return [_int(v[0], name), _int(v[1], name)]
     except InvalidAction:
-        raise InvalidAction(
-            gettext_noop("Field %(name)s must be a cell [lane, row]."), name=name
-        ) from None
+        raise InvalidAction(gettext_noop("Field %(name)s must be a cell [lane, row]."), name=name) from None
 
 
 def _ints(v: Any, name: str) -> list[int]:
@@ -131,8 +128,17 @@ def parse(payload: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidAction(gettext_noop("Missing action type."))
     out: dict[str, Any] = {"type": t}
     p = payload
-    if t in ("start", "ROLL", "FINALIZE_DICE", "PAY_REPAIR", "HANDBRAKE", "POLICE_FIRE",
-             "CRANE", "SHOP_REFRESH", "NEXT_ROUND"):
+    if t in (
+        "start",
+        "ROLL",
+        "FINALIZE_DICE",
+        "PAY_REPAIR",
+        "HANDBRAKE",
+        "POLICE_FIRE",
+        "CRANE",
+        "SHOP_REFRESH",
+        "NEXT_ROUND",
+    ):
         return out
     if t == "resign":
         out["seat"] = _int(p.get("seat"), "seat")
@@ -284,8 +290,7 @@ def perform(sim: Sim, seat: int, a: dict[str, Any]) -> None:
         sim.set_turn(repaired=True)
         sim.log("stop_repair", seat=seat)
     elif t == "HANDBRAKE":
-        if (turn.stage != "after" or car.status != "board"
-                or car.facing != sim.normal_facing(seat) or sim.pool() < 3):
+        if turn.stage != "after" or car.status != "board" or car.facing != sim.normal_facing(seat) or sim.pool() < 3:
             raise IllegalAction(gettext_noop("You cannot use the handbrake now."))
         sim.spend(3)
         sim.set_car(seat, facing=-car.facing, speed=0)

@@ -64,7 +64,13 @@ def choose(g: Game, seat: int, rng: random.Random) -> dict[str, Any]:
         steps = {a["dir"]: a for a in by["STEP"]}
         ahead = (car.lane, car.row + car.facing)
         blocked = ahead in g.objects and g.objects[ahead].kind in (
-            "container", "roadblock", "speed", "mine", "acid", "oil")
+            "container",
+            "roadblock",
+            "speed",
+            "mine",
+            "acid",
+            "oil",
+        )
         blocked = blocked or any(c.status == "board" and c.cell == ahead for c in g.cars)
         if blocked:
             for d in ("LANE-", "LANE+") if car.lane > 2 else ("LANE+", "LANE-"):

@@ -129,9 +129,7 @@ def resolve(sim: Sim, repair: list[int], adjust: list[tuple[int, int]]) -> None:
     t = sim.turn
     assert t is not None
     mp = speed // 10 if sim.car(seat).status == "board" else 0
-    sim.turn = replace(
-        t, dice=tuple(dice), stage="move", mp=mp, pool_free=free_tokens(speed), adjust=0
-    )
+    sim.turn = replace(t, dice=tuple(dice), stage="move", mp=mp, pool_free=free_tokens(speed), adjust=0)
     sim.log("resolve", seat=seat, speed=speed)
     if mp == 0:
         end_movement(sim)

@@ -48,7 +48,7 @@ def resolve_options(g: Game) -> list[dict[str, Any]]:
     units = []
     for i in rep:
         units += [i] * (2 if dice[i].double else 1)
-    remaining = units[min(len(units), dmg):]
+    remaining = units[min(len(units), dmg) :]
     dur_after = max(0, car.dur - max(0, dmg - len(units)))
     spin = car.dur > 0 and dur_after == 0
     reversed_now = (car.facing != (-1 if car.leg == "RET" else 1)) != spin
@@ -126,9 +126,7 @@ def legal(g: Game, seat: int, limit_cells: bool = True) -> list[dict[str, Any]]:
         if t.rerolls < t.max_rerolls:
             free = t.b17 and t.rerolls >= 2
             kept = [i for i, d in enumerate(t.dice) if d.kept and not free]
-            keep_good = sorted(
-                set(kept) | {i for i, d in enumerate(t.dice) if d.face in ("POINTER", "REPAIR")}
-            )
+            keep_good = sorted(set(kept) | {i for i, d in enumerate(t.dice) if d.face in ("POINTER", "REPAIR")})
             for keep in (kept, keep_good):
                 if len(keep) < 5:
                     out.append({"type": "REROLL", "keep": keep})
@@ -176,9 +174,11 @@ def roadworks_moves(g: Game, sim: Sim) -> list[tuple[Cell, Cell]]:
             continue
         for dst in adjacent(src):
             od = g.objects.get(dst)
-            if (dst[1] > 2 and sim.car_at(dst) is None
-                    and ((od is None and sim.placeable(dst))
-                         or (od is not None and od.kind == "roadblock"))):
+            if (
+                dst[1] > 2
+                and sim.car_at(dst) is None
+                and ((od is None and sim.placeable(dst)) or (od is not None and od.kind == "roadblock"))
+            ):
                 out.append((src, dst))
     return out
 
@@ -187,10 +187,11 @@ def container_cells(g: Game, sim: Sim, at: Cell) -> list[Cell]:
     """The cells a Container Drop (B25) may fill next to a car at ``at`` (R-69); two chosen
     cells must also not touch each other."""
     return [
-        cell for cell in adjacent(at)
-        if sim.placeable(cell) and not any(
-            (o := g.objects.get(a)) is not None and (o.kind == "container" or o.fortified)
-            for a in adjacent(cell)
+        cell
+        for cell in adjacent(at)
+        if sim.placeable(cell)
+        and not any(
+            (o := g.objects.get(a)) is not None and (o.kind == "container" or o.fortified) for a in adjacent(cell)
         )
     ]
 
@@ -276,8 +277,7 @@ def tile_actions(g: Game, seat: int, limit: bool) -> list[dict[str, Any]]:
         elif tile == "B17":
             if st == "roll" and t.rerolls == 2 and not t.b17:
                 out.append(u)
-        elif tile in ("B06", "B07", "B08", "B09", "B10", "B11", "B12", "B13", "B14", "B15",
-                      "B16", "B21", "B26"):
+        elif tile in ("B06", "B07", "B08", "B09", "B10", "B11", "B12", "B13", "B14", "B15", "B16", "B21", "B26"):
             out.append(u)
         elif tile == "B18" and after_final and on:
             dirs = list(DIRS8) if car.char == "C5" else [(0, car.facing)]
@@ -339,8 +339,7 @@ def default_action(g: Game, rng: random.Random) -> dict[str, Any]:
     if t.stage == "mod":
         opts = resolve_options(g)
         with_repair = [o for o in opts if o["repair"] and not o["adjust"]]
-        return with_repair[0] if with_repair else {"type": "RESOLVE_DICE", "repair": [],
-                                                    "adjust": []}
+        return with_repair[0] if with_repair else {"type": "RESOLVE_DICE", "repair": [], "adjust": []}
     if t.stage == "move":
         return {"type": "STEP", "dir": "STRAIGHT"}
     return {"type": "END_TURN", "sell": unused(g)}

@@ -6,8 +6,7 @@ from .board import LANES, LAST_ROW, Cell, edge_kind, wall_row
 from .movement import arrest, cross_finish, enter, fall_river
 from .sim import Sim
 
-LANDING = {"STEER": "perfect", "REPAIR": "perfect", "POINTER": "good", "SHOOT": "good",
-           "DAMAGE": "failed"}
+LANDING = {"STEER": "perfect", "REPAIR": "perfect", "POINTER": "good", "SHOOT": "good", "DAMAGE": "failed"}
 LANDING_DAMAGE = {"perfect": 0, "good": 1, "failed": 2}
 
 

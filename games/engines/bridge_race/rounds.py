@@ -87,8 +87,16 @@ def choose_car(sim: Sim, seat: int, char: str, start_id: str) -> None:
     cell, money = START_CELLS[start_id]
     maxdur = 8 if char == "C3" else 6
     sim.set_car(
-        seat, char=char, start=start_id, lane=cell[0], row=cell[1], facing=1, speed=0,
-        dur=maxdur, maxdur=maxdur, status="board",
+        seat,
+        char=char,
+        start=start_id,
+        lane=cell[0],
+        row=cell[1],
+        facing=1,
+        speed=0,
+        dur=maxdur,
+        maxdur=maxdur,
+        status="board",
         ramp="none" if sim.mode == "first_game" else "held",
     )
     sim.gain(seat, money)
@@ -150,9 +158,7 @@ def begin_round(sim: Sim, reveal: bool) -> None:
     sim.bought_round = False
     if reveal:
         k = tiles_per_round(sim)
-        sim.face_up = sim.face_up + tuple(
-            t for t in (draw_adventure(sim) for _ in range(k)) if t
-        )
+        sim.face_up = sim.face_up + tuple(t for t in (draw_adventure(sim) for _ in range(k)) if t)
     sim.log("round", round=sim.round, order=list(sim.order), face_up=list(sim.face_up))
     sim.phase = "adventure"
     sim.place_idx = 0

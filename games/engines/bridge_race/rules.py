@@ -137,9 +137,7 @@ class BridgeRaceRules:
     def parse_action(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         return parse(payload)
 
-    def decide(
-        self, state: Game, seat: int, action: dict[str, Any], ctx: DecideContext
-    ) -> list[Event]:
+    def decide(self, state: Game, seat: int, action: dict[str, Any], ctx: DecideContext) -> list[Event]:
         t = action.get("type")
         if t == "resign":
             return self._resign(state, seat, action, ctx)
@@ -152,7 +150,11 @@ class BridgeRaceRules:
         return [self._run(state, seat, action, ctx)]
 
     def _run(
-        self, state: Game, seat: int, action: dict[str, Any], ctx: DecideContext,
+        self,
+        state: Game,
+        seat: int,
+        action: dict[str, Any],
+        ctx: DecideContext,
         timeout: bool = False,
     ) -> Event:
         if action["type"] == "CHOOSE":
@@ -169,8 +171,15 @@ class BridgeRaceRules:
         return self._exec(state, state, seat, action, ctx, (), (), timeout)
 
     def _exec(
-        self, state: Game, base: Game, seat: int, action: dict[str, Any], ctx: DecideContext,
-        choices: tuple[int, ...], draws: tuple[str, ...], timeout: bool,
+        self,
+        state: Game,
+        base: Game,
+        seat: int,
+        action: dict[str, Any],
+        ctx: DecideContext,
+        choices: tuple[int, ...],
+        draws: tuple[str, ...],
+        timeout: bool,
     ) -> Event:
         sim = Sim(base, ctx.rng, choices, draws)
         etype = action["type"]
@@ -186,12 +195,12 @@ class BridgeRaceRules:
             new = sim.freeze()
             fx = sim.fx
         except NeedChoice as need:
-            prompt = Prompt(need.seat, need.kind, tuple(need.options), action,
-                            tuple(sim.choices_used), tuple(sim.draws_out))
+            prompt = Prompt(
+                need.seat, need.kind, tuple(need.options), action, tuple(sim.choices_used), tuple(sim.draws_out)
+            )
             new = replace(state, prompt=prompt, seq=state.seq + 1, since=float(ctx.now))
             etype = "PROMPT"
-            fx = [{"t": "prompt", "seat": need.seat, "kind": need.kind,
-                   "options": [list(o) for o in need.options]}]
+            fx = [{"t": "prompt", "seat": need.seat, "kind": need.kind, "options": [list(o) for o in need.options]}]
         pub, sec = make_patch(state, new)
         data: dict[str, Any] = {
             "seat": seat,
@@ -208,8 +217,7 @@ class BridgeRaceRules:
             return Event(etype, data, secret={"patch": sec}, visible_to=())
         return Event(etype, data)
 
-    def _resign(self, state: Game, seat: int, action: dict[str, Any],
-                ctx: DecideContext) -> list[Event]:
+    def _resign(self, state: Game, seat: int, action: dict[str, Any], ctx: DecideContext) -> list[Event]:
         if seat != SYSTEM:
             raise IllegalAction(gettext_noop("Only the server records resignations."))
         s = action["seat"]
@@ -219,11 +227,9 @@ class BridgeRaceRules:
         cars[s] = replace(cars[s], resigned=True)
         new = replace(state, cars=tuple(cars), seq=state.seq + 1)
         pub, _ = make_patch(state, new)
-        return [Event("resign", {"seat": s, "seq": new.seq, "fx": [{"t": "resign", "seat": s}],
-                                 "patch": pub})]
+        return [Event("resign", {"seat": s, "seq": new.seq, "fx": [{"t": "resign", "seat": s}], "patch": pub})]
 
-    def _timeout(self, state: Game, seat: int, action: dict[str, Any],
-                 ctx: DecideContext) -> list[Event]:
+    def _timeout(self, state: Game, seat: int, action: dict[str, Any], ctx: DecideContext) -> list[Event]:
         if seat != SYSTEM:
             raise IllegalAction(gettext_noop("Only the server applies time-outs."))
         if action["seq"] != state.seq:
@@ -239,8 +245,13 @@ class BridgeRaceRules:
             ev = self._run(cur, who, act, ctx, timeout=True)
             events.append(ev)
             cur = self.evolve(cur, ev)
-            if not (cur.phase == "turn" and actor(cur) == who and cur.turn is not None
-                    and cur.turn.seat == who and state.phase == "turn"):
+            if not (
+                cur.phase == "turn"
+                and actor(cur) == who
+                and cur.turn is not None
+                and cur.turn.seat == who
+                and state.phase == "turn"
+            ):
                 break
         return events
 

@@ -106,8 +106,7 @@ def police_fire(sim: Sim) -> None:
                 if ob is not None and (ob.kind in ("container", "ramp") or ob.fortified):
                     break
             pos = (pos[0], pos[1] - 1)
-        sim.log("police_fire", lane=cell[0], row=cell[1], n=o.n,
-                target_seat=None if target is None else target.seat)
+        sim.log("police_fire", lane=cell[0], row=cell[1], n=o.n, target_seat=None if target is None else target.seat)
         if target is None:
             continue
         for _ in range(o.n):

@@ -240,12 +240,7 @@ class Sim:
         from .board import FORCED_ZONE
 
         c = self.cars[seat]
-        if (
-            c.status == "board"
-            and c.leg == "OUT"
-            and c.facing == -1
-            and zone_of(c.row) == FORCED_ZONE[self.players]
-        ):
+        if c.status == "board" and c.leg == "OUT" and c.facing == -1 and zone_of(c.row) == FORCED_ZONE[self.players]:
             self.set_car(seat, leg="RET")
             self.log("leg", seat=seat)
 
@@ -304,16 +299,12 @@ class Sim:
             if d.face == "STEER" and d.state == "":
                 n -= 2 if d.double else 1
                 dice[i] = replace(d, state="used")
-        self.turn = replace(
-            t, pool_free=t.pool_free - free, pool_bonus=t.pool_bonus - bonus, dice=tuple(dice)
-        )
+        self.turn = replace(t, pool_free=t.pool_free - free, pool_bonus=t.pool_bonus - bonus, dice=tuple(dice))
 
     def empty_pool(self) -> None:
         t = self.turn
         assert t is not None
-        dice = tuple(
-            replace(d, state="used") if d.face == "STEER" and d.state == "" else d for d in t.dice
-        )
+        dice = tuple(replace(d, state="used") if d.face == "STEER" and d.state == "" else d for d in t.dice)
         self.turn = replace(t, pool_free=0, pool_bonus=0, dice=dice)
 
 

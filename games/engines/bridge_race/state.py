@@ -21,10 +21,16 @@ CHARACTERS: dict[str, str] = {
 def _adventure() -> dict[str, tuple[str, int]]:
     out: dict[str, tuple[str, int]] = {}
     spec = (
-        [("caltrops", 2)] * 3 + [("caltrops", 3)] * 3 + [("caltrops", 4)]
-        + [("roadblock", 1)] * 2 + [("roadblock", 2)] * 2 + [("roadblock", 3)] * 2
-        + [("police", 1)] * 2 + [("police", 2), ("police", 3), ("police", 4)]
-        + [("speed", 0)] * 6 + [("container", 1)] * 6
+        [("caltrops", 2)] * 3
+        + [("caltrops", 3)] * 3
+        + [("caltrops", 4)]
+        + [("roadblock", 1)] * 2
+        + [("roadblock", 2)] * 2
+        + [("roadblock", 3)] * 2
+        + [("police", 1)] * 2
+        + [("police", 2), ("police", 3), ("police", 4)]
+        + [("speed", 0)] * 6
+        + [("container", 1)] * 6
     )
     for i, item in enumerate(spec, start=1):
         out[f"A{i:02d}"] = item
@@ -215,8 +221,12 @@ class Prompt:
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Prompt:
         return cls(
-            raw["seat"], raw["kind"], tuple((c[0], c[1]) for c in raw["options"]),
-            dict(raw["action"]), tuple(raw["choices"]), tuple(raw["draws"]),
+            raw["seat"],
+            raw["kind"],
+            tuple((c[0], c[1]) for c in raw["options"]),
+            dict(raw["action"]),
+            tuple(raw["choices"]),
+            tuple(raw["draws"]),
         )
 
 

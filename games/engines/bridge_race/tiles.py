@@ -113,8 +113,13 @@ def use_tile(sim: Sim, seat: int, action: dict[str, Any]) -> None:
     if tile == "B03":
         need(stage in AFTER_FINAL and not t.b03, bad_time)
         target = action.get("target")
-        need(isinstance(target, int) and 0 <= target < sim.players and target != seat
-             and sim.car(target).status == "board", gettext_noop("Choose a car on the bridge."))
+        need(
+            isinstance(target, int)
+            and 0 <= target < sim.players
+            and target != seat
+            and sim.car(target).status == "board",
+            gettext_noop("Choose a car on the bridge."),
+        )
         assert isinstance(target, int)
         sim.set_turn(b03=True)
         sim.damage(target, 1, "shot", drop=sim.car(target).cell)
@@ -229,13 +234,16 @@ def use_tile(sim: Sim, seat: int, action: dict[str, Any]) -> None:
     elif tile == "B25":
         need(stage in AFTER_FINAL and on, bad_time)
         cells = [_cell(x) for x in action.get("cells") or []]
-        need(1 <= len(cells) <= 2 and len(set(cells)) == len(cells),
-             gettext_noop("Choose 1 or 2 cells."))
+        need(1 <= len(cells) <= 2 and len(set(cells)) == len(cells), gettext_noop("Choose 1 or 2 cells."))
         for cell in cells:
-            ok = sim.placeable(cell) and cell in adjacent(c.cell) and not any(
-                (o := sim.obj(a)) is not None and (o.kind == "container" or o.fortified)
-                for a in adjacent(cell)
-            ) and all(a not in cells for a in adjacent(cell))
+            ok = (
+                sim.placeable(cell)
+                and cell in adjacent(c.cell)
+                and not any(
+                    (o := sim.obj(a)) is not None and (o.kind == "container" or o.fortified) for a in adjacent(cell)
+                )
+                and all(a not in cells for a in adjacent(cell))
+            )
             need(ok, gettext_noop("A container cannot go there."))
         for cell in cells:
             sim.set_obj(cell, Obj("container", 1))

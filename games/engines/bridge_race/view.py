@@ -15,8 +15,14 @@ def _dice(g: Game, seat: int) -> list[dict[str, Any]]:
     if t is None or t.seat != seat:
         return []
     return [
-        {"index": i, "face": d.face, "kept": d.kept, "rerolled": d.rerolled,
-         "state": d.state or "unused", "double": d.double}
+        {
+            "index": i,
+            "face": d.face,
+            "kept": d.kept,
+            "rerolled": d.rerolled,
+            "state": d.state or "unused",
+            "double": d.double,
+        }
         for i, d in enumerate(t.dice)
     ]
 
@@ -28,43 +34,56 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
     for cell in sorted(keys, key=lambda c: (c[1], c[0])):
         o = g.objects.get(cell)
         car = sim.car_at(cell)
-        cells.append({
-            "lane": cell[0],
-            "row": cell[1],
-            "object": None if o is None else {
-                "kind": o.kind, "n": o.n, "owner": o.owner, "tiles": list(o.tiles),
-                "fortified": o.fortified,
-            },
-            "money": g.money.get(cell, 0),
-            "car": None if car is None else {
-                "seat": car.seat, "facing": car.facing, "speed": car.speed,
-                "character": car.char,
-            },
-        })
+        cells.append(
+            {
+                "lane": cell[0],
+                "row": cell[1],
+                "object": None
+                if o is None
+                else {
+                    "kind": o.kind,
+                    "n": o.n,
+                    "owner": o.owner,
+                    "tiles": list(o.tiles),
+                    "fortified": o.fortified,
+                },
+                "money": g.money.get(cell, 0),
+                "car": None
+                if car is None
+                else {
+                    "seat": car.seat,
+                    "facing": car.facing,
+                    "speed": car.speed,
+                    "character": car.char,
+                },
+            }
+        )
     players = []
     for c in g.cars:
-        players.append({
-            "seat": c.seat,
-            "character": c.char,
-            "character_name": CHARACTERS.get(c.char, ""),
-            "start": c.start,
-            "lane": c.lane,
-            "row": c.row,
-            "facing": c.facing,
-            "speed": c.speed,
-            "free_tokens": free_tokens(c.speed),
-            "durability": c.dur,
-            "max_durability": c.maxdur,
-            "balance": c.balance,
-            "status": c.status,
-            "leg": c.leg,
-            "ramp": c.ramp,
-            "tiles": [{"id": t, "name": BONUS[t][0], "colour": BONUS[t][1]} for t in c.tiles],
-            "active_tiles": list(c.blue),
-            "place": c.place,
-            "resigned": c.resigned,
-            "dice": _dice(g, c.seat),
-        })
+        players.append(
+            {
+                "seat": c.seat,
+                "character": c.char,
+                "character_name": CHARACTERS.get(c.char, ""),
+                "start": c.start,
+                "lane": c.lane,
+                "row": c.row,
+                "facing": c.facing,
+                "speed": c.speed,
+                "free_tokens": free_tokens(c.speed),
+                "durability": c.dur,
+                "max_durability": c.maxdur,
+                "balance": c.balance,
+                "status": c.status,
+                "leg": c.leg,
+                "ramp": c.ramp,
+                "tiles": [{"id": t, "name": BONUS[t][0], "colour": BONUS[t][1]} for t in c.tiles],
+                "active_tiles": list(c.blue),
+                "place": c.place,
+                "resigned": c.resigned,
+                "dice": _dice(g, c.seat),
+            }
+        )
     t = g.turn
     a = actor(g)
     out: dict[str, Any] = {
@@ -76,20 +95,27 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         "board": {
             "lanes": LANES,
             "rows": ROWS,
-            "start_cells": {k: {"lane": v[0][0], "row": v[0][1], "money": v[1]}
-                            for k, v in START_CELLS.items()},
-            "guardrails": [{"id": n, "kind": k, "side": "west" if s < 0 else "east",
-                            "from_row": lo, "to_row": hi} for n, k, s, lo, hi in GUARDRAILS],
+            "start_cells": {k: {"lane": v[0][0], "row": v[0][1], "money": v[1]} for k, v in START_CELLS.items()},
+            "guardrails": [
+                {"id": n, "kind": k, "side": "west" if s < 0 else "east", "from_row": lo, "to_row": hi}
+                for n, k, s, lo, hi in GUARDRAILS
+            ],
             "zones": {str(z): list(r) for z, r in ZONES.items()},
             "forced_zone": FORCED_ZONE[g.players] if g.mode == "closed_border" else None,
             "wall_row": wall_row(g.players) if g.mode == "closed_border" else None,
             "cells": cells,
         },
         "players_info": players,
-        "shop": [{"slot": i, "price": SHOP_PRICES[i], "tile": tile or None,
-                  "name": BONUS[tile][0] if tile else None,
-                  "colour": BONUS[tile][1] if tile else None}
-                 for i, tile in enumerate(g.shop)],
+        "shop": [
+            {
+                "slot": i,
+                "price": SHOP_PRICES[i],
+                "tile": tile or None,
+                "name": BONUS[tile][0] if tile else None,
+                "colour": BONUS[tile][1] if tile else None,
+            }
+            for i, tile in enumerate(g.shop)
+        ],
         "face_up": [{"id": x, "kind": ADVENTURE[x][0], "n": ADVENTURE[x][1]} for x in g.face_up],
         "adventure_pile_size": len(g.adv_pile),
         "bonus_pile_size": len(g.bonus_pile),
@@ -100,15 +126,27 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         "finish_order": list(g.finish_order),
         "arrest_order": list(g.arrest_order),
         "end_steps": list(g.end_steps),
-        "turn": None if t is None else {
-            "seat": t.seat, "stage": t.stage, "rerolls": t.rerolls,
-            "max_rerolls": t.max_rerolls, "steps_left": t.mp, "pool": sim.pool(),
-            "pool_free": t.pool_free, "pool_bonus": t.pool_bonus,
-            "extra_adjustments": t.adjust, "pending_slowdown": t.pending_slow,
-            "bought": t.bought, "repaired": t.repaired,
+        "turn": None
+        if t is None
+        else {
+            "seat": t.seat,
+            "stage": t.stage,
+            "rerolls": t.rerolls,
+            "max_rerolls": t.max_rerolls,
+            "steps_left": t.mp,
+            "pool": sim.pool(),
+            "pool_free": t.pool_free,
+            "pool_bonus": t.pool_bonus,
+            "extra_adjustments": t.adjust,
+            "pending_slowdown": t.pending_slow,
+            "bought": t.bought,
+            "repaired": t.repaired,
         },
-        "prompt": None if g.prompt is None else {
-            "seat": g.prompt.seat, "kind": g.prompt.kind,
+        "prompt": None
+        if g.prompt is None
+        else {
+            "seat": g.prompt.seat,
+            "kind": g.prompt.kind,
             "options": [list(o) for o in g.prompt.options],
         },
         "end_reason": g.end_reason,

@@ -91,29 +91,51 @@ def scenario(
         char = chars.get(seat, default_chars[seat])
         maxdur = 8 if char == "C3" else 6
         lane, row = pos.get(seat, (-1, -1))
-        cars.append(Car(
-            seat=seat, char=char, start=f"S{seat + 1}", lane=lane, row=row,
-            facing=(facings or {}).get(seat, 1), speed=(speeds or {}).get(seat, 0),
-            dur=(durs or {}).get(seat, maxdur), maxdur=maxdur,
-            balance=(balances or {}).get(seat, 1000),
-            status=(status or {}).get(seat, "board" if seat in pos else "finished"),
-            leg=(legs or {}).get(seat, "OUT"),
-            ramp="none" if mode == "first_game" else "held",
-            tiles=(tiles or {}).get(seat, ()), blue=(blue or {}).get(seat, ()),
-        ))
+        cars.append(
+            Car(
+                seat=seat,
+                char=char,
+                start=f"S{seat + 1}",
+                lane=lane,
+                row=row,
+                facing=(facings or {}).get(seat, 1),
+                speed=(speeds or {}).get(seat, 0),
+                dur=(durs or {}).get(seat, maxdur),
+                maxdur=maxdur,
+                balance=(balances or {}).get(seat, 1000),
+                status=(status or {}).get(seat, "board" if seat in pos else "finished"),
+                leg=(legs or {}).get(seat, "OUT"),
+                ramp="none" if mode == "first_game" else "held",
+                tiles=(tiles or {}).get(seat, ()),
+                blue=(blue or {}).get(seat, ()),
+            )
+        )
     speed = cars[active].speed
     turn = Turn(
-        seat=active, stage=stage, dice=tuple(Die(f) for f in dice), rerolls=rerolls,
+        seat=active,
+        stage=stage,
+        dice=tuple(Die(f) for f in dice),
+        rerolls=rerolls,
         mp=speed // 10 if mp is None else mp,
         pool_free=free_tokens(speed) if pool_free is None else pool_free,
-        pool_bonus=pool_bonus, reversed_start=reversed_start, ramp_ok=stage == "pre",
+        pool_bonus=pool_bonus,
+        reversed_start=reversed_start,
+        ramp_ok=stage == "pre",
     )
     order = tuple(sorted(range(n), key=lambda s: (-cars[s].row, -cars[s].speed, cars[s].lane)))
     g = Game(
-        players=n, mode=mode, phase="turn", round=1, order=order,
+        players=n,
+        mode=mode,
+        phase="turn",
+        round=1,
+        order=order,
         turn_idx=order.index(active) if active in order else 0,
-        cars=tuple(cars), objects=objects, money=dict(money or {}), turn=turn,
-        shop=shop, bonus_pile=bonus_pile,
+        cars=tuple(cars),
+        objects=objects,
+        money=dict(money or {}),
+        turn=turn,
+        shop=shop,
+        bonus_pile=bonus_pile,
         bank_out=sum(c.balance for c in cars) + sum((money or {}).values()),
     )
     return g
@@ -133,7 +155,10 @@ class FixedRng(random.Random):
 
 
 def do(
-    state: Game, seat: int, payload: dict[str, Any], faces: tuple[str, ...] | list[str] = (),
+    state: Game,
+    seat: int,
+    payload: dict[str, Any],
+    faces: tuple[str, ...] | list[str] = (),
     now: float = 1000.0,
 ) -> tuple[Game, list[Event]]:
     action = RULES.parse_action(payload)

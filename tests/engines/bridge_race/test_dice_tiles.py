@@ -13,6 +13,7 @@ PIC = "row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . ."
 
 def test_r2_faces_and_r28_roll_rerolls():
     from games.engines.bridge_race.state import FACES
+
     assert sorted(FACES) == sorted(["POINTER", "POINTER", "STEER", "SHOOT", "REPAIR", "DAMAGE"])
     g = scenario(PIC, stage="pre")
     g, _ev = do(g, 0, {"type": "ROLL"}, faces=["POINTER", "STEER", "SHOOT", "REPAIR", "DAMAGE"])
@@ -40,8 +41,9 @@ def test_r28_b17_second_chance():
 
 
 def test_r29_cancel_damage_then_choices():
-    g = scenario(PIC, stage="mod", dice=("REPAIR", "DAMAGE", "DAMAGE", "POINTER", "POINTER"),
-                 speeds={0: 20}, durs={0: 6})
+    g = scenario(
+        PIC, stage="mod", dice=("REPAIR", "DAMAGE", "DAMAGE", "POINTER", "POINTER"), speeds={0: 20}, durs={0: 6}
+    )
     g, _ = do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[3, 10], [4, 10]]})
     c = car(g, 0)
     assert c.dur == 5 and c.speed == 40 and g.money[(2, 10)] == 100
@@ -50,8 +52,7 @@ def test_r29_cancel_damage_then_choices():
 
 
 def test_r29_repair_choice_and_speed_bounds():
-    g = scenario(PIC, stage="mod", dice=("REPAIR", "REPAIR", "POINTER", "STEER", "SHOOT"),
-                 speeds={0: 50}, durs={0: 5})
+    g = scenario(PIC, stage="mod", dice=("REPAIR", "REPAIR", "POINTER", "STEER", "SHOOT"), speeds={0: 50}, durs={0: 5})
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[2, 10]]})
     with pytest.raises(IllegalAction):  # the second repair would exceed the maximum
@@ -63,11 +64,12 @@ def test_r29_repair_choice_and_speed_bounds():
 
 def test_r4_r31_pool_from_speed_and_steer_dice():
     from games.engines.bridge_race.board import FREE_TOKENS
+
     assert FREE_TOKENS == {0: 0, 10: 4, 20: 3, 30: 2, 40: 1, 50: 0}
-    g = scenario(PIC, stage="mod", dice=("STEER", "STEER", "POINTER", "SHOOT", "SHOOT"),
-                 speeds={0: 30})
+    g = scenario(PIC, stage="mod", dice=("STEER", "STEER", "POINTER", "SHOOT", "SHOOT"), speeds={0: 30})
     g, _ = do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[2, 10]]})
     from games.engines.bridge_race.sim import Sim
+
     assert Sim(g).pool() == 1 + 2
 
 
@@ -84,8 +86,11 @@ def test_r27_own_damage_die_money_under_car():
 
 
 def test_r51_r52_shot_hits_first_car_only():
-    g = scenario("row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 18: . . 2 . .", stage="after",
-                 dice=("SHOOT", "SHOOT", "POINTER", "POINTER", "STEER"))
+    g = scenario(
+        "row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 18: . . 2 . .",
+        stage="after",
+        dice=("SHOOT", "SHOOT", "POINTER", "POINTER", "STEER"),
+    )
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0})
     assert car(g, 1).dur == 5 and car(g, 2).dur == 6 and g.money[(2, 14)] == 100
     with pytest.raises(IllegalAction):
@@ -95,41 +100,59 @@ def test_r51_r52_shot_hits_first_car_only():
 
 
 def test_r51_roadblock_and_container_stop_shots_caltrops_do_not():
-    g = scenario("row 10: . . 0 . .\nrow 12: . . r2 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .",
-                 stage="after", dice=("SHOOT", "SHOOT", "SHOOT"))
+    g = scenario(
+        "row 10: . . 0 . .\nrow 12: . . r2 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .",
+        stage="after",
+        dice=("SHOOT", "SHOOT", "SHOOT"),
+    )
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0})
     assert g.objects[(2, 12)].n == 1 and car(g, 1).dur == 6
     g, _ = do(g, 0, {"type": "SHOOT", "die": 1})
     assert (2, 12) not in g.objects
     g, _ = do(g, 0, {"type": "SHOOT", "die": 2})
     assert car(g, 1).dur == 5
-    g = scenario("row 10: . . 0 . .\nrow 11: . . c2 . .\nrow 12: . . # . .\nrow 14: . . 1 . .\n"
-                 "row 1: 2 . . . .", stage="after", dice=("SHOOT",))
+    g = scenario(
+        "row 10: . . 0 . .\nrow 11: . . c2 . .\nrow 12: . . # . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .",
+        stage="after",
+        dice=("SHOOT",),
+    )
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0})
     assert car(g, 1).dur == 6 and (2, 11) in g.objects
 
 
 def test_r72_parker_any_direction_and_b02_rear_gunner():
-    g = scenario("row 10: . . 0 . .\nrow 12: 1 . . . .\nrow 6: . . 2 . .", stage="after",
-                 chars={0: "C5"}, dice=("SHOOT",), tiles={0: ("B02",)})
+    g = scenario(
+        "row 10: . . 0 . .\nrow 12: 1 . . . .\nrow 6: . . 2 . .",
+        stage="after",
+        chars={0: "C5"},
+        dice=("SHOOT",),
+        tiles={0: ("B02",)},
+    )
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0, "dir": [-1, 1]})
     assert car(g, 1).dur == 5 and car(g, 2).dur == 6
-    g = scenario("row 10: . . 0 . .\nrow 12: . . 1 . .\nrow 6: . . 2 . .", stage="after",
-                 dice=("SHOOT",), tiles={0: ("B02",)})
+    g = scenario(
+        "row 10: . . 0 . .\nrow 12: . . 1 . .\nrow 6: . . 2 . .", stage="after", dice=("SHOOT",), tiles={0: ("B02",)}
+    )
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0})
     assert car(g, 1).dur == 5 and car(g, 2).dur == 5
 
 
 def test_r54_b07_armoured_glass_blocks_shots():
-    g = scenario("row 10: . . 0 . .\nrow 12: . . 1 . .\nrow 1: 2 . . . .", stage="after",
-                 dice=("SHOOT",), blue={1: ("B07",)})
+    g = scenario(
+        "row 10: . . 0 . .\nrow 12: . . 1 . .\nrow 1: 2 . . . .", stage="after", dice=("SHOOT",), blue={1: ("B07",)}
+    )
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0})
     assert car(g, 1).dur == 6
 
 
 def test_r54_weapons_homing_shotgun_molotov_mortar():
-    g = scenario("row 10: . . 0 . .\nrow 11: . . 1 . .\nrow 9: . . 2 . .", stage="after",
-                 dice=("SHOOT",), tiles={0: ("B03", "B19", "B20")}, speeds={1: 20})
+    g = scenario(
+        "row 10: . . 0 . .\nrow 11: . . 1 . .\nrow 9: . . 2 . .",
+        stage="after",
+        dice=("SHOOT",),
+        tiles={0: ("B03", "B19", "B20")},
+        speeds={1: 20},
+    )
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B03", "target": 2})
     assert car(g, 2).dur == 5
     with pytest.raises(IllegalAction):
@@ -139,15 +162,18 @@ def test_r54_weapons_homing_shotgun_molotov_mortar():
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B20"})
     assert car(g, 2).dur == 2
     assert "B19" in g.bonus_discard and "B20" in g.bonus_discard and "B03" in car(g, 0).tiles
-    g = scenario("row 10: . . 0 . .\nrow 12: . . 1 . .\nrow 13: . . # . .\nrow 1: 2 . . . .",
-                 stage="after", tiles={0: ("B18",)}, speeds={1: 30})
+    g = scenario(
+        "row 10: . . 0 . .\nrow 12: . . 1 . .\nrow 13: . . # . .\nrow 1: 2 . . . .",
+        stage="after",
+        tiles={0: ("B18",)},
+        speeds={1: 30},
+    )
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B18"})
     assert car(g, 1).dur == 3 and car(g, 1).speed == 0 and car(g, 1).cell == (2, 12)
 
 
 def test_r65_r66_buy_once_and_refill():
-    g = scenario(PIC, stage="pre", shop=("B01", "B06", "B18", "B21", "B27"),
-                 bonus_pile=("B26", "B22"))
+    g = scenario(PIC, stage="pre", shop=("B01", "B06", "B18", "B21", "B27"), bonus_pile=("B26", "B22"))
     total = money_total(g)
     g, _ = do(g, 0, {"type": "BUY", "slot": 2})
     assert car(g, 0).balance == 700 and car(g, 0).tiles == ("B18",)
@@ -160,6 +186,7 @@ def test_r65_r66_buy_once_and_refill():
 def test_r66_empty_pile_reshuffles_discard():
     g = scenario(PIC, stage="pre", shop=("B01", "B06", "B18", "B21", "B27"))
     from dataclasses import replace
+
     g = replace(g, bonus_discard=("B22", "B23"))
     g, ev = do(g, 0, {"type": "BUY", "slot": 4})
     assert g.shop[0] in ("B22", "B23") and g.bonus_discard == () and len(g.bonus_pile) == 1
@@ -171,6 +198,7 @@ def test_r67_shop_refresh_only_without_purchase():
     from dataclasses import replace
 
     from games.engines.base import SYSTEM
+
     g = scenario(PIC, shop=("B01", "B06", "B18", "B21", "B27"), bonus_pile=("B26",))
     g = replace(g, phase="round_end", turn=None, end_steps=("shop", "next"))
     g, _ = do(g, SYSTEM, {"type": "SHOP_REFRESH"})
@@ -191,8 +219,13 @@ def test_r68_blue_lasts_until_next_turn_metal_instant():
 
 
 def test_r69_dice_modifiers_b04_b22_b23():
-    g = scenario(PIC, stage="mod", dice=("POINTER", "STEER", "REPAIR", "DAMAGE", "SHOOT"),
-                 tiles={0: ("B04", "B22", "B23")}, speeds={0: 10})
+    g = scenario(
+        PIC,
+        stage="mod",
+        dice=("POINTER", "STEER", "REPAIR", "DAMAGE", "SHOOT"),
+        tiles={0: ("B04", "B22", "B23")},
+        speeds={0: 10},
+    )
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "USE_TILE", "tile": "B04", "die": 3})
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B04", "die": 1})
@@ -212,8 +245,7 @@ def test_r69_b12_turbo_adjustments_only_in_resolve():
 
 
 def test_r69_b25_container_drop_rules():
-    g = scenario("row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .", stage="after",
-                 tiles={0: ("B25",)})
+    g = scenario("row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .", stage="after", tiles={0: ("B25",)})
     with pytest.raises(IllegalAction):  # adjacent to each other
         do(g, 0, {"type": "USE_TILE", "tile": "B25", "cells": [[1, 11], [2, 11]]})
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B25", "cells": [[1, 11], [3, 11]]})
@@ -221,10 +253,8 @@ def test_r69_b25_container_drop_rules():
 
 
 def test_r69_b24_roadworks_moves_pieces():
-    g = scenario("row 10: . . 0 . .\nrow 12: . . r3 . .\nrow 1: 1 2 . . .", stage="after",
-                 tiles={0: ("B24",)})
-    g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B24",
-                     "moves": [[[2, 12], [3, 13]], [[2, 12], [3, 13]]]})
+    g = scenario("row 10: . . 0 . .\nrow 12: . . r3 . .\nrow 1: 1 2 . . .", stage="after", tiles={0: ("B24",)})
+    g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B24", "moves": [[[2, 12], [3, 13]], [[2, 12], [3, 13]]]})
     assert g.objects[(2, 12)].n == 1 and g.objects[(3, 13)].n == 2
 
 
@@ -239,8 +269,7 @@ def test_r50_r49_place_slick_and_mine():
 
 
 def test_r70_selling_unused_dice_and_r72_mochico_allowance():
-    g = scenario(PIC, stage="after", chars={0: "C2"},
-                 dice=("POINTER", "STEER", "SHOOT", "DAMAGE", "REPAIR"))
+    g = scenario(PIC, stage="after", chars={0: "C2"}, dice=("POINTER", "STEER", "SHOOT", "DAMAGE", "REPAIR"))
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "END_TURN", "sell": [3]})
     g1, _ = do(g, 0, {"type": "END_TURN", "sell": [0, 1]})
@@ -262,8 +291,11 @@ def test_r69_b05_mechanic_and_b09_crane_insurance():
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B05"})
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B05"})
     assert car(g, 0).dur == 6 and car(g, 0).balance == 800 and "B05" in car(g, 0).tiles
-    g = scenario("row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .",
-                 speeds={0: 20, 1: 20}, blue={1: ("B09",)})
+    g = scenario(
+        "row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .",
+        speeds={0: 20, 1: 20},
+        blue={1: ("B09",)},
+    )
     g, _ = do(g, 0, {"type": "STEP", "dir": "LANE+"})
     assert car(g, 1).status == "river" and car(g, 1).balance == 900
     assert any(f["t"] == "river" and f["fee"] == 0 for f in [*fx([]), {"t": "river", "fee": 0}])

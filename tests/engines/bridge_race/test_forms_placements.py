@@ -25,27 +25,42 @@ from .helpers import car, do, scenario, turn_of
     ("flat", "nested"),
     [
         # a form's adjust[] selects: "index:+10" / "index:-10"; "unused" and "index:0" are skipped
-        ({"type": "RESOLVE_DICE", "repair": ["3"], "adjust": ["0:+10", "1:-10", "2:0", "unused", "6:unused"]},
-         {"type": "RESOLVE_DICE", "repair": [3], "adjust": [[0, 10], [1, -10]]}),
-        ({"type": "RESOLVE_DICE", "repair": [], "adjust": ["5:10", " 1 : -10 "]},
-         {"type": "RESOLVE_DICE", "repair": [], "adjust": [[1, -10], [5, 10]]}),
-        ({"type": "RESOLVE_DICE", "adjust": "0:+10"},  # one select named adjust (no [])
-         {"type": "RESOLVE_DICE", "adjust": [[0, 10]]}),
-        ({"type": "RESOLVE_DICE", "adjust": ["unused", "unused"], "repair": [""]},
-         {"type": "RESOLVE_DICE", "adjust": []}),
+        (
+            {"type": "RESOLVE_DICE", "repair": ["3"], "adjust": ["0:+10", "1:-10", "2:0", "unused", "6:unused"]},
+            {"type": "RESOLVE_DICE", "repair": [3], "adjust": [[0, 10], [1, -10]]},
+        ),
+        (
+            {"type": "RESOLVE_DICE", "repair": [], "adjust": ["5:10", " 1 : -10 "]},
+            {"type": "RESOLVE_DICE", "repair": [], "adjust": [[1, -10], [5, 10]]},
+        ),
+        (
+            {"type": "RESOLVE_DICE", "adjust": "0:+10"},  # one select named adjust (no [])
+            {"type": "RESOLVE_DICE", "adjust": [[0, 10]]},
+        ),
+        (
+            {"type": "RESOLVE_DICE", "adjust": ["unused", "unused"], "repair": [""]},
+            {"type": "RESOLVE_DICE", "adjust": []},
+        ),
         # Roadworks: moves[] as "lane,row>lane,row"; a blank choice ("no move") is skipped
-        ({"type": "USE_TILE", "tile": "B24", "moves": ["2,12>3,13", "2,12>3,13", ""]},
-         {"type": "USE_TILE", "tile": "B24", "moves": [[[2, 12], [3, 13]], [[2, 12], [3, 13]]]}),
-        ({"type": "USE_TILE", "tile": "B24", "moves": "2,12>1,11"},
-         {"type": "USE_TILE", "tile": "B24", "moves": [[[2, 12], [1, 11]]]}),
+        (
+            {"type": "USE_TILE", "tile": "B24", "moves": ["2,12>3,13", "2,12>3,13", ""]},
+            {"type": "USE_TILE", "tile": "B24", "moves": [[[2, 12], [3, 13]], [[2, 12], [3, 13]]]},
+        ),
+        (
+            {"type": "USE_TILE", "tile": "B24", "moves": "2,12>1,11"},
+            {"type": "USE_TILE", "tile": "B24", "moves": [[[2, 12], [1, 11]]]},
+        ),
         # the other USE_TILE parameters as a form sends them
-        ({"type": "USE_TILE", "tile": "B25", "cells": ["1,11", "3,11"]},
-         {"type": "USE_TILE", "tile": "B25", "cells": [[1, 11], [3, 11]]}),
-        ({"type": "USE_TILE", "tile": "B25", "cells": "1,11"},
-         {"type": "USE_TILE", "tile": "B25", "cells": [[1, 11]]}),
+        (
+            {"type": "USE_TILE", "tile": "B25", "cells": ["1,11", "3,11"]},
+            {"type": "USE_TILE", "tile": "B25", "cells": [[1, 11], [3, 11]]},
+        ),
+        ({"type": "USE_TILE", "tile": "B25", "cells": "1,11"}, {"type": "USE_TILE", "tile": "B25", "cells": [[1, 11]]}),
         ({"type": "USE_TILE", "tile": "B03", "target": "2"}, {"type": "USE_TILE", "tile": "B03", "target": 2}),
-        ({"type": "USE_TILE", "tile": "B23", "die": "4", "face": "POINTER"},
-         {"type": "USE_TILE", "tile": "B23", "die": 4, "face": "POINTER"}),
+        (
+            {"type": "USE_TILE", "tile": "B23", "die": "4", "face": "POINTER"},
+            {"type": "USE_TILE", "tile": "B23", "die": 4, "face": "POINTER"},
+        ),
         ({"type": "USE_TILE", "tile": "B18", "dir": "-1,1"}, {"type": "USE_TILE", "tile": "B18", "dir": [-1, 1]}),
         ({"type": "USE_TILE", "tile": "B29", "cell": "0,30"}, {"type": "USE_TILE", "tile": "B29", "cell": [0, 30]}),
         ({"type": "PLACE_RAMP", "cell": "4,30", "dir": "-1"}, {"type": "PLACE_RAMP", "cell": [4, 30], "dir": -1}),
@@ -93,8 +108,12 @@ def test_r93_malformed_flat_form_fields_are_refused(payload: dict[str, Any], mes
 
 
 def test_r93_flat_form_actions_are_decided_like_json() -> None:
-    mod = scenario("row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .", stage="mod", speeds={0: 20},
-                   dice=("POINTER", "POINTER", "STEER", "SHOOT", "REPAIR"))
+    mod = scenario(
+        "row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .",
+        stage="mod",
+        speeds={0: 20},
+        dice=("POINTER", "POINTER", "STEER", "SHOOT", "REPAIR"),
+    )
     g, _ = do(mod, 0, {"type": "RESOLVE_DICE", "repair": [], "adjust": ["0:+10", "1:+10", "unused"]})
     assert car(g, 0).speed == 40 and [d.state for d in turn_of(g).dice][:2] == ["used", "used"]
     g, _ = do(mod, 0, {"type": "RESOLVE_DICE", "adjust": ["0:-10", "1:0"]})
@@ -104,8 +123,11 @@ def test_r93_flat_form_actions_are_decided_like_json() -> None:
     with pytest.raises(IllegalAction):  # well formed, but not a ±10 step
         do(mod, 0, {"type": "RESOLVE_DICE", "adjust": ["0:+20"]})
 
-    after = scenario("row 10: . . 0 . .\nrow 12: . . r3 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .",
-                     stage="after", tiles={0: ("B24", "B25", "B03")})
+    after = scenario(
+        "row 10: . . 0 . .\nrow 12: . . r3 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .",
+        stage="after",
+        tiles={0: ("B24", "B25", "B03")},
+    )
     g, _ = do(after, 0, {"type": "USE_TILE", "tile": "B24", "moves": ["2,12>3,13", "2,12>3,13"]})
     assert g.objects[(2, 12)].n == 1 and g.objects[(3, 13)].n == 2
     g, _ = do(after, 0, {"type": "USE_TILE", "tile": "B25", "cells": ["1,9", "3,9"]})
@@ -137,8 +159,9 @@ def accepts(g: Game, seat: int, payload: dict[str, Any]) -> bool:
     return True
 
 
-def accepted_cells(g: Game, seat: int, make: Callable[[list[int]], dict[str, Any]],
-                   cells: Iterable[tuple[int, int]] = EVERY_CELL) -> set[tuple[int, int]]:
+def accepted_cells(
+    g: Game, seat: int, make: Callable[[list[int]], dict[str, Any]], cells: Iterable[tuple[int, int]] = EVERY_CELL
+) -> set[tuple[int, int]]:
     return {c for c in cells if accepts(g, seat, make(list(c)))}
 
 
@@ -205,12 +228,17 @@ def test_r93_view_tile_and_mine_cells_are_every_cell_decide_accepts() -> None:
     moves = {((m[0][0], m[0][1]), (m[1][0], m[1][1])) for m in places["B24"]}
     sources = [(2, 12), (0, 20), (3, 11), (2, 11)]  # the roadblocks, caltrops and an empty cell
     want_moves = {
-        (src, dst) for src in sources for dst in EVERY_CELL
+        (src, dst)
+        for src in sources
+        for dst in EVERY_CELL
         if accepts(g, 0, {"type": "USE_TILE", "tile": "B24", "moves": [[list(src), list(dst)]]})
     }
     assert moves == want_moves
-    old_moves = {((a["moves"][0][0][0], a["moves"][0][0][1]), (a["moves"][0][1][0], a["moves"][0][1][1]))
-                 for a in RULES.legal_actions(g, 0) if a.get("tile") == "B24"}
+    old_moves = {
+        ((a["moves"][0][0][0], a["moves"][0][0][1]), (a["moves"][0][1][0], a["moves"][0][1][1]))
+        for a in RULES.legal_actions(g, 0)
+        if a.get("tile") == "B24"
+    }
     assert old_moves < moves and len(moves - old_moves) >= 8
 
 
@@ -222,8 +250,10 @@ def test_r93_view_placements_follow_the_stage() -> None:
     assert set(placements_of(pre, 0)) == {"PLACE_RAMP"}  # tiles wait for final dice
     no_ramp = scenario(BOARD, stage="pre", speeds={0: 20}, mode="first_game")
     assert placements_of(no_ramp, 0) == {}
-    for payload in ({"type": "PLACE_MINE", "tile": "B27", "cell": [4, 30]},
-                    {"type": "PLACE_RAMP", "cell": [4, 30], "dir": 1}):
+    for payload in (
+        {"type": "PLACE_MINE", "tile": "B27", "cell": [4, 30]},
+        {"type": "PLACE_RAMP", "cell": [4, 30], "dir": 1},
+    ):
         assert not accepts(move, 0, payload)
 
 

@@ -34,15 +34,13 @@ def test_r9_r16_free_and_placeable_cells():
 
 
 def test_r10_money_piles_merge():
-    g = scenario("row 11: . . r1 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10},
-                 money={(2, 11): 200})
+    g = scenario("row 11: . . r1 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10}, money={(2, 11): 200})
     g, _ = do(g, 0, S)
     assert car(g, 0).balance == 1000 + 200 - 100 and g.money[(2, 11)] == 100
 
 
 def test_r15_r41_closed_start_end_push():
-    g = scenario("row 0: . . 1 . .\nrow 1: . . 0 . .\nrow 9: 2 . . . .", speeds={0: 20, 1: 20},
-                 facings={0: -1, 1: -1})
+    g = scenario("row 0: . . 1 . .\nrow 1: . . 0 . .\nrow 9: 2 . . . .", speeds={0: 20, 1: 20}, facings={0: -1, 1: -1})
     g, _ = do(g, 0, S)  # reversed car (only possible through setup here) pushes 1 into end
     assert car(g, 1).cell == (2, 0) and car(g, 1).dur == 4
 
@@ -55,15 +53,17 @@ def test_r36_chain_pushes_front_car_over_finish():
 
 
 def test_r38_anchor_prevents_displacement():
-    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 30},
-                 blue={1: ("B10",)})
+    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 30}, blue={1: ("B10",)})
     g, _ = do(g, 0, S)
     assert car(g, 1).cell == (2, 11) and car(g, 1).dur == 3
 
 
 def test_r42_crane_fee_may_cause_debt():
-    g = scenario("row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .",
-                 speeds={0: 20, 1: 20}, balances={1: 200})
+    g = scenario(
+        "row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .",
+        speeds={0: 20, 1: 20},
+        balances={1: 200},
+    )
     total = money_total(g)
     g, _ = do(g, 0, {"type": "STEP", "dir": "LANE+"})
     assert car(g, 1).balance == 200 - 100 - 500
@@ -71,8 +71,7 @@ def test_r42_crane_fee_may_cause_debt():
 
 
 def test_r47_r52_shooter_chooses_dodge_side():
-    g = scenario("row 10: . . 0 . .\nrow 13: . . p1 . .\nrow 1: 1 . . . 2", stage="after",
-                 dice=("SHOOT",))
+    g = scenario("row 10: . . 0 . .\nrow 13: . . p1 . .\nrow 1: 1 . . . 2", stage="after", dice=("SHOOT",))
     g, ev = do(g, 0, {"type": "SHOOT", "die": 0})
     assert ev[0].type == "PROMPT" and prompt_of(g).seat == 0
     g, _ = do(g, 0, {"type": "CHOOSE", "option": 0})
@@ -80,8 +79,13 @@ def test_r47_r52_shooter_chooses_dodge_side():
 
 
 def test_r53_shoot_after_handbrake_backwards():
-    g = scenario("row 10: . . 0 . .\nrow 7: . . 1 . .\nrow 1: . . . . 2", stage="after",
-                 speeds={0: 10}, pool_free=3, dice=("SHOOT",))
+    g = scenario(
+        "row 10: . . 0 . .\nrow 7: . . 1 . .\nrow 1: . . . . 2",
+        stage="after",
+        speeds={0: 10},
+        pool_free=3,
+        dice=("SHOOT",),
+    )
     g, _ = do(g, 0, {"type": "HANDBRAKE"})
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0})
     assert car(g, 1).dur == 5
@@ -99,9 +103,14 @@ def test_r55_guardrail_exemption_only_if_stopped():
 
 
 def test_r57_uturn_when_tile_adds_tokens_later():
-    g = scenario("row 10: . . 0 . .\nrow 1: 1 2 . . .", facings={0: -1},
-                 dice=("STEER", "POINTER", "POINTER", "SHOOT", "SHOOT"), stage="mod",
-                 reversed_start=True, tiles={0: ("B13",)})
+    g = scenario(
+        "row 10: . . 0 . .\nrow 1: 1 2 . . .",
+        facings={0: -1},
+        dice=("STEER", "POINTER", "POINTER", "SHOOT", "SHOOT"),
+        stage="mod",
+        reversed_start=True,
+        tiles={0: ("B13",)},
+    )
     g, _ = do(g, 0, {"type": "RESOLVE_DICE"})
     assert car(g, 0).facing == -1
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B13"})
@@ -109,9 +118,12 @@ def test_r57_uturn_when_tile_adds_tokens_later():
 
 
 def test_r74_finished_car_can_still_buy_and_sell():
-    g = scenario("row 32: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 20},
-                 dice=("SHOOT", "POINTER", "POINTER", "STEER", "REPAIR"),
-                 shop=("", "", "", "", "B26"))
+    g = scenario(
+        "row 32: . . 0 . .\nrow 1: 1 2 . . .",
+        speeds={0: 20},
+        dice=("SHOOT", "POINTER", "POINTER", "STEER", "REPAIR"),
+        shop=("", "", "", "", "B26"),
+    )
     g, _ = do(g, 0, S)
     assert car(g, 0).status == "finished"
     g, _ = do(g, 0, {"type": "BUY", "slot": 4})
@@ -123,8 +135,7 @@ def test_r74_finished_car_can_still_buy_and_sell():
 
 
 def test_r92_injected_dice_and_r94_choice_replays_same_draws():
-    g = scenario("row 13: . . 1 . .\nrow 11: . . ^ . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
-                 speeds={0: 30, 1: 10})
+    g = scenario("row 13: . . 1 . .\nrow 11: . . ^ . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 30, 1: 10})
     g, ev = do(g, 0, S, faces=["POINTER"])
     assert prompt_of(g).draws == ("POINTER",)
     g, ev = do(g, 0, {"type": "CHOOSE", "option": 2}, faces=["DAMAGE"])
@@ -142,8 +153,10 @@ def test_r96_automatic_steps_are_system_only():
 
 
 def test_r36_pushed_car_slides_on_oil():
-    g = scenario("row 13: . . . . .\nrow 12: . . o . .\nrow 11: . . 1 . .\nrow 10: . . 0 . .\n"
-                 "row 1: 2 . . . .", speeds={0: 20, 1: 10})
+    g = scenario(
+        "row 13: . . . . .\nrow 12: . . o . .\nrow 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
+        speeds={0: 20, 1: 10},
+    )
     g, ev = do(g, 0, S)
     assert car(g, 1).cell == (2, 13)
     assert any(f["t"] == "oil" for f in fx(ev))

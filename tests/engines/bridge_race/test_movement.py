@@ -14,11 +14,14 @@ R = {"type": "STEP", "dir": "LANE+"}
 
 
 def test_r32_exact_steps_and_lane_cost():
-    g = scenario("""
+    g = scenario(
+        """
     row 11: . . . . .
     row 10: . . 0 . .
     row 5: 1 . . . 2
-    """, speeds={0: 20})
+    """,
+        speeds={0: 20},
+    )
     assert turn_of(g).pool_free == 3
     g, _ = do(g, 0, R)
     assert car(g, 0).cell == (3, 11)
@@ -39,8 +42,12 @@ def test_r32_cannot_steer_off_bridge():
 
 
 def test_r31_tokens_spent_free_then_bonus_then_steer_dice():
-    g = scenario("row 10: . . 0 . .\nrow 5: . 1 2 . .", speeds={0: 50},
-                 dice=("STEER", "STEER", "SHOOT", "POINTER", "DAMAGE"), pool_bonus=1)
+    g = scenario(
+        "row 10: . . 0 . .\nrow 5: . 1 2 . .",
+        speeds={0: 50},
+        dice=("STEER", "STEER", "SHOOT", "POINTER", "DAMAGE"),
+        pool_bonus=1,
+    )
     assert turn_of(g).pool_free == 0
     g, _ = do(g, 0, R)
     assert turn_of(g).pool_bonus == 0
@@ -48,8 +55,9 @@ def test_r31_tokens_spent_free_then_bonus_then_steer_dice():
 
 
 def test_r34_pickup_on_entering_not_under_car():
-    g = scenario("row 11: . . . . .\nrow 10: . . 0 . .\nrow 5: . 1 2 . .", speeds={0: 10},
-                 money={(2, 10): 300, (2, 11): 200})
+    g = scenario(
+        "row 11: . . . . .\nrow 10: . . 0 . .\nrow 5: . 1 2 . .", speeds={0: 10}, money={(2, 10): 300, (2, 11): 200}
+    )
     g, _ = do(g, 0, S)
     assert car(g, 0).balance == 1200
     assert g.money.get((2, 10)) == 300
@@ -78,12 +86,10 @@ def test_r45_caltrops_pending_until_end_of_movement():
 
 
 def test_r45_caltrops_on_pushed_car_apply_at_once_and_b08():
-    g = scenario("row 12: . . c3 . .\nrow 11: . . 1 . .\nrow 10: . . 0 . .\nrow 5: 2 . . . .",
-                 speeds={0: 20, 1: 20})
+    g = scenario("row 12: . . c3 . .\nrow 11: . . 1 . .\nrow 10: . . 0 . .\nrow 5: 2 . . . .", speeds={0: 20, 1: 20})
     g, _ = do(g, 0, S)
     assert car(g, 1).cell == (2, 12) and car(g, 1).speed == 0
-    g2 = scenario("row 11: . . c3 . .\nrow 10: . . 0 . .\nrow 5: 1 2 . . .", speeds={0: 20},
-                  blue={0: ("B08",)})
+    g2 = scenario("row 11: . . c3 . .\nrow 10: . . 0 . .\nrow 5: 1 2 . . .", speeds={0: 20}, blue={0: ("B08",)})
     g2, _ = do(g2, 0, S)
     assert (2, 11) in g2.objects and turn_of(g2).pending_slow == 0
 
@@ -97,8 +103,7 @@ def test_r46_speed_limit_damage_by_speed(speed, dmg):
 
 
 def test_r46_b06_cancels_speed_limit():
-    g = scenario("row 11: . . s . .\nrow 10: . . 0 . .\nrow 5: . 1 2 . .", speeds={0: 50},
-                 blue={0: ("B06",)})
+    g = scenario("row 11: . . s . .\nrow 10: . . 0 . .\nrow 5: . 1 2 . .", speeds={0: 50}, blue={0: ("B06",)})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 6
 
@@ -120,10 +125,8 @@ def test_r47_police_dodge_prompt_and_single_side():
 
 
 def test_r48_police_fire_first_car_down_lane():
-    g = scenario("row 20: . p3 . . .\nrow 15: . 0 . . .\nrow 10: . 1 . . .\nrow 5: 2 . . . .",
-                 stage="after")
-    g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None,
-                       "end_steps": ("police", "crane", "next")})
+    g = scenario("row 20: . p3 . . .\nrow 15: . 0 . . .\nrow 10: . 1 . . .\nrow 5: 2 . . . .", stage="after")
+    g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None, "end_steps": ("police", "crane", "next")})
     g, _ev = do(g, -1, {"type": "POLICE_FIRE"})
     assert car(g, 0).dur == 3 and car(g, 1).dur == 6
     assert g.money[(1, 15)] == 300
@@ -133,13 +136,11 @@ def test_r48_b07_blocks_b11_passes_and_containers_stop():
     base = "row 20: . p2 . . .\nrow 15: . 0 . . .\nrow 10: . 1 . . .\nrow 5: 2 . . . ."
     for blue, d0, d1 in ((("B07",), 6, 6), (("B11",), 6, 4)):
         g = scenario(base, blue={0: blue})
-        g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None,
-                           "end_steps": ("police", "next")})
+        g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None, "end_steps": ("police", "next")})
         g, _ = do(g, -1, {"type": "POLICE_FIRE"})
         assert (car(g, 0).dur, car(g, 1).dur) == (d0, d1)
     g = scenario("row 20: . p2 . . .\nrow 18: . # . . .\nrow 15: . 0 . . .\nrow 5: 1 2 . . .")
-    g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None,
-                       "end_steps": ("police", "next")})
+    g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None, "end_steps": ("police", "next")})
     g, _ = do(g, -1, {"type": "POLICE_FIRE"})
     assert car(g, 0).dur == 6
 
@@ -154,8 +155,11 @@ def test_r49_mine_hits_opponents_only():
 
 
 def test_r50_oil_slides_and_empties_pool():
-    g = scenario("row 12: . . . . .\nrow 11: . . o . .\nrow 10: . . 0 . .\nrow 5: . 1 2 . .",
-                 speeds={0: 20}, dice=("STEER", "POINTER", "SHOOT", "DAMAGE", "REPAIR"))
+    g = scenario(
+        "row 12: . . . . .\nrow 11: . . o . .\nrow 10: . . 0 . .\nrow 5: . 1 2 . .",
+        speeds={0: 20},
+        dice=("STEER", "POINTER", "SHOOT", "DAMAGE", "REPAIR"),
+    )
     g, _ = do(g, 0, S)
     assert car(g, 0).cell == (2, 12)
     assert turn_of(g).pool_free == 0 and turn_of(g).dice[0].state == "used"
@@ -171,12 +175,15 @@ def test_r50_acid_money_to_bank():
 
 
 def test_r35_r36_rear_push_chain_and_r37_sandwich():
-    g = scenario("""
+    g = scenario(
+        """
     row 13: . . . . .
     row 12: . . 2 . .
     row 11: . . 1 . .
     row 10: . . 0 . .
-    """, speeds={0: 30, 1: 20, 2: 20})
+    """,
+        speeds={0: 30, 1: 20, 2: 20},
+    )
     g, _ = do(g, 0, S)
     assert car(g, 0).cell == (2, 10)
     assert car(g, 1).cell == (2, 12) and car(g, 2).cell == (2, 13)
@@ -188,21 +195,18 @@ def test_r35_r36_rear_push_chain_and_r37_sandwich():
 
 
 def test_r36_side_push_into_river_and_guardrail():
-    g = scenario("row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .",
-                 speeds={0: 20, 1: 20})
+    g = scenario("row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .", speeds={0: 20, 1: 20})
     g, _ = do(g, 0, R)
     assert car(g, 1).status == "river" and car(g, 1).cell == (4, 5)
     assert car(g, 1).balance == 1000 - 100 - 500
-    g = scenario("row 17: . . . . 1\nrow 16: . . . 0 .\nrow 1: 2 . . . .",
-                 speeds={0: 20, 1: 20})
+    g = scenario("row 17: . . . . 1\nrow 16: . . . 0 .\nrow 1: 2 . . . .", speeds={0: 20, 1: 20})
     g, _ = do(g, 0, R)
     assert car(g, 1).cell == (4, 17) and car(g, 1).dur == 4  # contact + rail
     assert car(g, 0).dur == 5
 
 
 def test_r36_head_on_chain_into_container():
-    g = scenario("row 12: . . # . .\nrow 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
-                 speeds={0: 40, 1: 20})
+    g = scenario("row 12: . . # . .\nrow 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 40, 1: 20})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 2 and car(g, 1).dur == 2
     assert car(g, 0).speed == 0 and car(g, 1).speed == 0
@@ -211,15 +215,13 @@ def test_r36_head_on_chain_into_container():
 
 
 def test_r36_anchor_blocks_push():
-    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
-                 speeds={0: 30, 1: 20}, blue={1: ("B10",)})
+    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 30, 1: 20}, blue={1: ("B10",)})
     g, _ = do(g, 0, S)
     assert car(g, 1).cell == (2, 11) and car(g, 1).dur == 5 and car(g, 0).dur == 5
 
 
 def test_r38_stopped_car_hit_damage_and_displacement():
-    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
-                 speeds={0: 30, 1: 0})
+    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 30, 1: 0})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 3 and car(g, 1).dur == 3
     assert car(g, 0).speed == 0 and car(g, 1).cell == (2, 12)
@@ -228,8 +230,9 @@ def test_r38_stopped_car_hit_damage_and_displacement():
 
 
 def test_r38_faster_opposite_car_displaces_the_hitter():
-    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
-                 speeds={0: 10, 1: 20}, facings={1: -1}, durs={1: 6})
+    g = scenario(
+        "row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 10, 1: 20}, facings={1: -1}, durs={1: 6}
+    )
     g, _ = do(g, 0, S)
     assert car(g, 0).cell == (2, 9) and car(g, 1).cell == (2, 11)
 
@@ -243,35 +246,36 @@ def test_r39_head_on_container_crash_damage_by_speed():
 
 
 def test_r39_crash_to_zero_no_spin_r55():
-    g = scenario("row 11: . . # . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 50},
-                 durs={0: 3})
+    g = scenario("row 11: . . # . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 50}, durs={0: 3})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 0 and car(g, 0).facing == 1
 
 
 def test_r40_side_crash_into_container():
-    g = scenario("row 12: . . . # .\nrow 11: . . 1 . .\nrow 10: . 0 . . .\nrow 1: 2 . . . .",
-                 speeds={0: 20, 1: 20})
+    g = scenario("row 12: . . . # .\nrow 11: . . 1 . .\nrow 10: . 0 . . .\nrow 1: 2 . . . .", speeds={0: 20, 1: 20})
     g, _ = do(g, 0, R)
     assert car(g, 1).cell == (2, 11) and car(g, 1).dur == 4 and car(g, 1).speed == 20
     assert car(g, 0).dur == 5
 
 
 def test_r41_closed_start_end_mortar():
-    g = scenario("row 5: . . 0 . .\nrow 0: . . 1 . .\nrow 9: 2 . . . .", speeds={1: 20},
-                 facings={1: -1}, tiles={0: ("B18",)}, stage="after")
+    g = scenario(
+        "row 5: . . 0 . .\nrow 0: . . 1 . .\nrow 9: 2 . . . .",
+        speeds={1: 20},
+        facings={1: -1},
+        tiles={0: ("B18",)},
+        stage="after",
+    )
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B18", "dir": [0, 1]})
     # the mortar shoots forward, nothing there: no effect
     assert car(g, 1).cell == (2, 0)
 
 
 def test_r42_river_and_r43_crane():
-    g = scenario("row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .",
-                 speeds={0: 20, 1: 20})
+    g = scenario("row 6: . . . . .\nrow 5: . . . . 1\nrow 4: . . . 0 .\nrow 1: 2 . . . .", speeds={0: 20, 1: 20})
     g, _ = do(g, 0, R)
     assert car(g, 1).status == "river"
-    g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None,
-                       "end_steps": ("crane", "next")})
+    g = g.__class__(**{**g.__dict__, "phase": "round_end", "turn": None, "end_steps": ("crane", "next")})
     cars = list(g.cars)
     cars[2] = cars[2].__class__(**{**cars[2].__dict__, "lane": 4, "row": 5})
     g = g.__class__(**{**g.__dict__, "cars": tuple(cars)})
@@ -281,6 +285,7 @@ def test_r42_river_and_r43_crane():
 
 def test_r43_crane_order():
     from games.engines.bridge_race.board import crane_order
+
     order = crane_order((4, 10))
     assert order[:5] == [(3, 10), (4, 9), (3, 9), (4, 11), (3, 11)]
     order = crane_order((1, 10))
@@ -288,30 +293,42 @@ def test_r43_crane_order():
 
 
 def test_r55_spin_from_shot_and_exemption_when_stopped_at_rail():
-    g = scenario("row 12: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={1: 20},
-                 durs={1: 1}, dice=("SHOOT",), stage="after")
+    g = scenario(
+        "row 12: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
+        speeds={1: 20},
+        durs={1: 1},
+        dice=("SHOOT",),
+        stage="after",
+    )
     g, _ = do(g, 0, {"type": "SHOOT", "die": 0})
     assert car(g, 1).facing == -1 and car(g, 1).speed == 0
 
 
 def test_r56_r57_reversed_car_uturn_automatic_when_tokens():
-    g = scenario("row 10: . . 0 . .\nrow 1: 1 2 . . .", facings={0: -1},
-                 dice=("STEER", "STEER", "STEER", "POINTER", "SHOOT"), stage="mod",
-                 reversed_start=True)
+    g = scenario(
+        "row 10: . . 0 . .\nrow 1: 1 2 . . .",
+        facings={0: -1},
+        dice=("STEER", "STEER", "STEER", "POINTER", "SHOOT"),
+        stage="mod",
+        reversed_start=True,
+    )
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[3, 10]]})
     g, _ = do(g, 0, {"type": "RESOLVE_DICE"})
     assert car(g, 0).facing == 1 and turn_of(g).stage == "after"
-    g = scenario("row 10: . . 0 . .\nrow 1: 1 2 . . .", facings={0: -1},
-                 dice=("STEER", "STEER", "POINTER", "POINTER", "SHOOT"), stage="mod",
-                 reversed_start=True)
+    g = scenario(
+        "row 10: . . 0 . .\nrow 1: 1 2 . . .",
+        facings={0: -1},
+        dice=("STEER", "STEER", "POINTER", "POINTER", "SHOOT"),
+        stage="mod",
+        reversed_start=True,
+    )
     g, _ = do(g, 0, {"type": "RESOLVE_DICE"})
     assert car(g, 0).facing == -1
 
 
 def test_r58_handbrake():
-    g = scenario("row 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10}, stage="after",
-                 pool_free=3)
+    g = scenario("row 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10}, stage="after", pool_free=3)
     g, _ = do(g, 0, {"type": "HANDBRAKE"})
     assert car(g, 0).facing == -1 and car(g, 0).speed == 0
     with pytest.raises(IllegalAction):
@@ -327,8 +344,7 @@ def test_r33_finish_line_crossing_prize_r75():
 
 
 def test_r72_pipetta_rams_without_damage():
-    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
-                 speeds={0: 30, 1: 0}, chars={0: "C1"})
+    g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 30, 1: 0}, chars={0: "C1"})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 6 and car(g, 0).speed == 30
     assert car(g, 1).cell == (2, 12) and car(g, 1).dur == 3
@@ -336,22 +352,19 @@ def test_r72_pipetta_rams_without_damage():
 
 
 def test_r72_john_duke_road_reduction():
-    g = scenario("row 11: . . r2 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10},
-                 chars={0: "C4"})
+    g = scenario("row 11: . . r2 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10}, chars={0: "C4"})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 5
 
 
 def test_r26_broke_player_loses_durability_not_money():
-    g = scenario("row 11: . . r2 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10},
-                 balances={0: -300})
+    g = scenario("row 11: . . r2 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10}, balances={0: -300})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 4 and car(g, 0).balance == -300 and (2, 11) not in g.money
 
 
 def test_r26_zero_durability_drops_nothing():
-    g = scenario("row 11: . . r2 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10},
-                 durs={0: 0}, facings={0: 1})
+    g = scenario("row 11: . . r2 . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 10}, durs={0: 0}, facings={0: 1})
     g, _ = do(g, 0, S)
     assert car(g, 0).dur == 0 and car(g, 0).balance == 1000
 

@@ -113,7 +113,7 @@ def test_r89_hidden_pile_order_only_in_secret():
     public = json.dumps(start.for_seat(0))
     assert "adv_pile" not in public and "bonus_pile" not in public
     v = json.dumps(RULES.view(s, 1))
-    assert "adv_pile\"" not in v
+    assert 'adv_pile"' not in v
     for e in log:
         assert "adv_pile" not in json.dumps(e.data)
 
@@ -148,8 +148,7 @@ def test_timeouts_alone_finish_a_race():
     s = RULES.initial(4, {"mode": "standard", "time_limit": 60})
     s = RULES.evolve(s, RULES.decide(s, SYSTEM, {"type": "start"}, DecideContext(rng, 0))[0])
     for seat in range(4):
-        for e in RULES.decide(s, SYSTEM, {"type": "resign", "seat": seat},
-                              DecideContext(rng, 0)):
+        for e in RULES.decide(s, SYSTEM, {"type": "resign", "seat": seat}, DecideContext(rng, 0)):
             s = RULES.evolve(s, e)
     n = 0
     while RULES.actors(s) and n < 5000:

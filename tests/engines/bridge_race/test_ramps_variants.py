@@ -28,11 +28,9 @@ def test_r59_place_ramp_rules():
         do(g4, 0, {"type": "PLACE_RAMP", "cell": [2, 11]})
 
 
-@pytest.mark.parametrize("face,row,dmg", [("STEER", 13, 0), ("POINTER", 13, 1),
-                                          ("DAMAGE", 12, 2)])
+@pytest.mark.parametrize("face,row,dmg", [("STEER", 13, 0), ("POINTER", 13, 1), ("DAMAGE", 12, 2)])
 def test_r61_r3_jump_landing_die(face, row, dmg):
-    g = scenario("row 11: . . ^ . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 30},
-                 money={(2, 12): 300})
+    g = scenario("row 11: . . ^ . .\nrow 10: . . 0 . .\nrow 1: 1 2 . . .", speeds={0: 30}, money={(2, 12): 300})
     g, ev = do(g, 0, S, faces=[face])
     c = car(g, 0)
     assert c.cell == (2, row) and c.dur == 6 - dmg
@@ -60,8 +58,7 @@ def test_r61_jump_over_finish():
 
 
 def test_r62_r63_bounce_on_car_then_free_choice():
-    g = scenario("row 13: . . 1 . .\nrow 11: . . ^ . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .",
-                 speeds={0: 30, 1: 10})
+    g = scenario("row 13: . . 1 . .\nrow 11: . . ^ . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 30, 1: 10})
     g, ev = do(g, 0, S, faces=["STEER"])
     assert g.prompt is not None and g.prompt.kind == "land"
     assert [list(o) for o in g.prompt.options] == [[1, 14], [2, 14], [3, 14]]
@@ -73,8 +70,7 @@ def test_r62_r63_bounce_on_car_then_free_choice():
 
 
 def test_r62_bounce_on_container_money_on_landing_cell():
-    g = scenario("row 13: # . . . .\nrow 11: ^ . . . .\nrow 10: 0 . . . .\nrow 1: . 1 2 . .",
-                 speeds={0: 30})
+    g = scenario("row 13: # . . . .\nrow 11: ^ . . . .\nrow 10: 0 . . . .\nrow 1: . 1 2 . .", speeds={0: 30})
     g, _ = do(g, 0, S, faces=["STEER"])
     # candidates (-1,14) river (open west edge at row 14? no: GR3 large at 12-17) excluded,
     # (0,14) and (1,14) free -> prompt
@@ -85,8 +81,9 @@ def test_r62_bounce_on_container_money_on_landing_cell():
 
 
 def test_r63_bounce_forced_into_river():
-    g = scenario("row 8: # # . . .\nrow 7: # . . . .\nrow 5: ^ . . . .\nrow 4: 0 . . . .\n"
-                 "row 1: . 1 2 . .", speeds={0: 30})
+    g = scenario(
+        "row 8: # # . . .\nrow 7: # . . . .\nrow 5: ^ . . . .\nrow 4: 0 . . . .\nrow 1: . 1 2 . .", speeds={0: 30}
+    )
     g, _ = do(g, 0, S, faces=["STEER"])
     c = car(g, 0)
     assert c.status == "river" and c.cell == (0, 8) and c.dur == 5
@@ -94,8 +91,13 @@ def test_r63_bounce_forced_into_river():
 
 def test_r64_car_on_ramp_is_normal_for_collisions():
     g = scenario("row 11: . . 1 . .\nrow 10: . . 0 . .\nrow 1: 2 . . . .", speeds={0: 20})
-    g = replace(g, objects={(2, 11): g.objects.get((2, 11)) or __import__(
-        "games.engines.bridge_race.state", fromlist=["Obj"]).Obj("ramp", 1, 1)})
+    g = replace(
+        g,
+        objects={
+            (2, 11): g.objects.get((2, 11))
+            or __import__("games.engines.bridge_race.state", fromlist=["Obj"]).Obj("ramp", 1, 1)
+        },
+    )
     g, ev = do(g, 0, S)
     assert not any(f["t"] == "jump" for f in fx(ev))
 
@@ -106,8 +108,12 @@ def test_r81_first_game_no_shop_no_ramps():
     for seat in range(3):
         s, _ = do(s, seat, RULES.legal_actions(s, seat)[0])
     assert all(c.ramp == "none" for c in s.cars) and s.shop == ("",) * 5
-    g = scenario("row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .", stage="pre",
-                 mode="first_game", shop=("B01", "", "", "", ""))
+    g = scenario(
+        "row 10: . . 0 . .\nrow 14: . . 1 . .\nrow 1: 2 . . . .",
+        stage="pre",
+        mode="first_game",
+        shop=("B01", "", "", "", ""),
+    )
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "BUY", "slot": 0})
     with pytest.raises(IllegalAction):
@@ -125,23 +131,23 @@ def test_r85_closed_border_wall_setup():
         assert len(s.face_up) == n
 
 
-
-
 def test_r86_closed_border_uturn_and_exit():
-    pic = ("row 27: . . 0 . .\nrow 26: . . . . .\nrow 5: . 1 2 . .")
+    pic = "row 27: . . 0 . .\nrow 26: . . . . .\nrow 5: . 1 2 . ."
     g = scenario(pic, mode="closed_border", speeds={0: 10}, players=3)
     g, _ = do(g, 0, S)  # enters row 28 in zone 5 with 4 free tokens
     assert car(g, 0).facing == -1 and car(g, 0).leg == "RET" and turn_of(g).stage == "after"
-    g = scenario("row 0: . . 0 . .\nrow 5: . 1 2 . .", mode="closed_border", speeds={0: 10},
-                 facings={0: -1}, legs={0: "RET"})
+    g = scenario(
+        "row 0: . . 0 . .\nrow 5: . 1 2 . .", mode="closed_border", speeds={0: 10}, facings={0: -1}, legs={0: "RET"}
+    )
     g, _ = do(g, 0, S)
     assert car(g, 0).status == "exited" and g.finish_order == (0,)
     assert car(g, 0).balance == 1600
 
 
 def test_r86_outbound_car_hits_closed_start_end():
-    g = scenario("row 0: . . 0 . .\nrow 5: . 1 2 . .", mode="closed_border", speeds={0: 10},
-                 facings={0: -1}, legs={0: "OUT"})
+    g = scenario(
+        "row 0: . . 0 . .\nrow 5: . 1 2 . .", mode="closed_border", speeds={0: 10}, facings={0: -1}, legs={0: "OUT"}
+    )
     g = replace(g, cars=tuple(replace(c, speed=10) if c.seat == 0 else c for c in g.cars))
     g, _ = do(g, 0, S)
     assert car(g, 0).status == "board" and car(g, 0).dur == 5
@@ -149,18 +155,29 @@ def test_r86_outbound_car_hits_closed_start_end():
 
 def test_r87_closed_border_order_return_first():
     from games.engines.bridge_race.rounds import position_order
-    g = scenario("row 20: . . 0 . .\nrow 10: . . 1 . .\nrow 5: . 2 . . .", mode="closed_border",
-                 legs={1: "RET", 2: "RET"}, facings={1: -1, 2: -1})
+
+    g = scenario(
+        "row 20: . . 0 . .\nrow 10: . . 1 . .\nrow 5: . 2 . . .",
+        mode="closed_border",
+        legs={1: "RET", 2: "RET"},
+        facings={1: -1, 2: -1},
+    )
     assert position_order(g) == (2, 1, 0)
 
 
 def test_r88_closed_border_game_ends_when_all_left_and_arrested_cannot_win():
-    g = scenario("row 0: . . 0 . .\nrow 5: . 1 2 . .", mode="closed_border", speeds={0: 10},
-                 facings={0: -1}, legs={0: "RET"}, stage="after",
-                 status={1: "exited", 2: "arrested"}, balances={2: 9000})
+    g = scenario(
+        "row 0: . . 0 . .\nrow 5: . 1 2 . .",
+        mode="closed_border",
+        speeds={0: 10},
+        facings={0: -1},
+        legs={0: "RET"},
+        stage="after",
+        status={1: "exited", 2: "arrested"},
+        balances={2: 9000},
+    )
     g = replace(g, finish_order=(1,), arrest_order=(2,))
-    g = replace(g, cars=tuple(replace(c, status="exited") if c.seat == 0 else c for c in g.cars),
-                finish_order=(1, 0))
+    g = replace(g, cars=tuple(replace(c, status="exited") if c.seat == 0 else c for c in g.cars), finish_order=(1, 0))
     g, _ = do(g, 0, {"type": "END_TURN", "sell": []})
     assert g.phase == "over" and g.end_reason == "all_left"
     out = RULES.outcome(g)
@@ -169,6 +186,7 @@ def test_r88_closed_border_game_ends_when_all_left_and_arrested_cannot_win():
 
 def test_r83_r84_closed_border_placement_forbidden_zone():
     from games.engines.bridge_race.rounds import legal_cells
+
     g = scenario("row 10: . . 0 . .\nrow 5: . 1 2 . .", mode="closed_border")
     cells = legal_cells(g, "A01")
     assert all(not c[1] >= 27 for c in cells)

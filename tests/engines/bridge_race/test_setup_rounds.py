@@ -92,8 +92,13 @@ def test_r18_shop_sorted_by_colour():
 
 
 def test_r19_r81_adventure_counts_by_mode():
-    for players, mode, k in ((3, "standard", 5), (3, "first_game", 3), (4, "first_game", 4),
-                             (5, "first_game", 5), (4, "closed_border", 4)):
+    for players, mode, k in (
+        (3, "standard", 5),
+        (3, "first_game", 3),
+        (4, "first_game", 4),
+        (5, "first_game", 5),
+        (4, "closed_border", 4),
+    ):
         s, _ = started(players, mode)
         assert len(s.face_up) == k
     s, _ = started(3, "first_game")
@@ -101,8 +106,7 @@ def test_r19_r81_adventure_counts_by_mode():
 
 
 def test_r21_position_order():
-    g = scenario("row 10: . 1 . 0 .\nrow 12: 2 . . . .\nrow 3: . . 3 . .",
-                 speeds={0: 10, 1: 10, 3: 50})
+    g = scenario("row 10: . 1 . 0 .\nrow 12: 2 . . . .\nrow 3: . . 3 . .", speeds={0: 10, 1: 10, 3: 50})
     assert position_order(g) == (2, 1, 0, 3)
 
 
@@ -137,8 +141,12 @@ def test_r20_r22_all_tiles_placed_then_turns_start_front_first():
 
 def test_r23_turn_step_order_enforced():
     g = scenario("row 10: . . 0 . .\nrow 1: 1 2 . . .", stage="pre")
-    for bad in ({"type": "FINALIZE_DICE"}, {"type": "STEP", "dir": "STRAIGHT"},
-                {"type": "END_TURN", "sell": []}, {"type": "RESOLVE_DICE"}):
+    for bad in (
+        {"type": "FINALIZE_DICE"},
+        {"type": "STEP", "dir": "STRAIGHT"},
+        {"type": "END_TURN", "sell": []},
+        {"type": "RESOLVE_DICE"},
+    ):
         with pytest.raises(IllegalAction):
             do(g, 0, bad)
     with pytest.raises(IllegalAction):
@@ -146,8 +154,7 @@ def test_r23_turn_step_order_enforced():
 
 
 def test_r23_skip_river_car_and_r73():
-    g = scenario("row 10: . . 0 . .\nrow 8: . . 1 . .\nrow 1: 2 . . . .", stage="after",
-                 status={1: "river"})
+    g = scenario("row 10: . . 0 . .\nrow 8: . . 1 . .\nrow 1: 2 . . . .", stage="after", status={1: "river"})
     g = replace(g, order=(0, 1, 2), turn_idx=0)
     g, ev = do(g, 0, {"type": "END_TURN", "sell": []})
     assert turn_of(g).seat == 2
@@ -155,8 +162,12 @@ def test_r23_skip_river_car_and_r73():
 
 
 def test_r24_end_of_round_system_steps_one_by_one():
-    g = scenario("row 10: . . 0 . .\nrow 8: . . 1 . .\nrow 1: 2 . . . .", stage="after",
-                 shop=("B01", "B02", "B03", "B04", "B05"), bonus_pile=("B06",))
+    g = scenario(
+        "row 10: . . 0 . .\nrow 8: . . 1 . .\nrow 1: 2 . . . .",
+        stage="after",
+        shop=("B01", "B02", "B03", "B04", "B05"),
+        bonus_pile=("B06",),
+    )
     g = with_turn(replace(g, order=(0, 1, 2), turn_idx=2), seat=2)
     g, _ = do(g, 2, {"type": "END_TURN", "sell": []})
     assert g.phase == "round_end" and RULES.actors(g) == frozenset({SYSTEM})
@@ -186,9 +197,14 @@ def test_r76_game_ends_after_round_with_crossing_no_end_of_round():
 
 
 def test_r77_r79_r80_final_money_ranking_and_last_cannot_win():
-    g = scenario("row 20: . . 1 . .\nrow 10: . . 2 . .", players=3, stage="after",
-                 balances={0: 500, 1: 900, 2: 5000}, status={0: "finished"},
-                 tiles={1: ("B01",)})
+    g = scenario(
+        "row 20: . . 1 . .\nrow 10: . . 2 . .",
+        players=3,
+        stage="after",
+        balances={0: 500, 1: 900, 2: 5000},
+        status={0: "finished"},
+        tiles={1: ("B01",)},
+    )
     cars = list(g.cars)
     cars[2] = replace(cars[2], ramp="placed")
     g = replace(g, cars=tuple(cars), phase="over", finish_order=(0,), turn=None)
@@ -200,8 +216,9 @@ def test_r77_r79_r80_final_money_ranking_and_last_cannot_win():
 
 
 def test_r80_tie_goes_to_better_rank():
-    g = scenario("row 20: . . 1 . .\nrow 10: . . 2 . .", players=3,
-                 balances={0: 1000, 1: 1000, 2: 0}, status={0: "finished"})
+    g = scenario(
+        "row 20: . . 1 . .\nrow 10: . . 2 . .", players=3, balances={0: 1000, 1: 1000, 2: 0}, status={0: "finished"}
+    )
     g = replace(g, phase="over", finish_order=(0,), turn=None)
     out = RULES.outcome(g)
     assert out is not None and out.winners == (0,)
@@ -234,11 +251,15 @@ def test_r93_parse_action_forms_and_errors():
     assert RULES.parse_action({"type": "BUY", "slot": "3"}) == {"type": "BUY", "slot": 3}
     assert RULES.parse_action({"type": "STEP", "dir": "LANE\u2212"})["dir"] == "LANE-"
     assert RULES.parse_action({"type": "REROLL", "keep": ["1", "0"]})["keep"] == [0, 1]
-    assert RULES.parse_action({"type": "PLACE_ADVENTURE", "tile": "A01", "cell": "2,5"})[
-        "cell"] == [2, 5]
-    for bad in ({}, {"type": "NOPE"}, {"type": "BUY", "slot": "x"},
-                {"type": "STEP", "dir": "BACK"}, {"type": "PLACE_ADVENTURE", "tile": "A01"},
-                {"type": "CHOOSE_CAR", "character": "C9", "start": "S1"}):
+    assert RULES.parse_action({"type": "PLACE_ADVENTURE", "tile": "A01", "cell": "2,5"})["cell"] == [2, 5]
+    for bad in (
+        {},
+        {"type": "NOPE"},
+        {"type": "BUY", "slot": "x"},
+        {"type": "STEP", "dir": "BACK"},
+        {"type": "PLACE_ADVENTURE", "tile": "A01"},
+        {"type": "CHOOSE_CAR", "character": "C9", "start": "S1"},
+    ):
         with pytest.raises(InvalidAction):
             RULES.parse_action(bad)
 
@@ -271,8 +292,7 @@ def test_r98_view_is_json_and_has_dashboard():
     v = RULES.view(s, 0)
     json.dumps(v)
     p = v["players_info"][0]
-    for k in ("character", "speed", "free_tokens", "durability", "max_durability", "balance",
-              "dice", "tiles", "ramp"):
+    for k in ("character", "speed", "free_tokens", "durability", "max_durability", "balance", "dice", "tiles", "ramp"):
         assert k in p
     assert v["board"]["lanes"] == 5 and v["board"]["rows"] == 33
     assert len(v["shop"]) == 5 and v["shop"][0]["price"] == 500
