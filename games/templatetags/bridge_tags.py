@@ -1440,21 +1440,8 @@ def _build_model(
                 }
             )
             if on_bridge(lane, row):
-                targets.append(
-                    {
-                        "x": cell_x(lane),
-                        "y": cell_y(row),
-                        "lane": lane,
-                        "row": row,
-                        "form": form_id,
-                        "field": "",
-                        "value": "",
-                        "tiles": "",
-                        "kind": "step",
-                        "arrow": arrow,
-                        "label": f"{STEP_NAMES[a['dir']]}: {cell_label(lane, row)}",
-                    }
-                )
+                label = f"{STEP_NAMES[a['dir']]}: {cell_label(lane, row)}"
+                targets.append(_target(lane, row, form_id, "step", label, arrow=arrow))
         act["steps"] = sorted(steps, key=lambda st: st["lane"])
         shots: dict[int, dict[str, Any]] = {}
         for a in groups.get("SHOOT", []):
@@ -1530,21 +1517,18 @@ def _build_model(
                 by_cell.setdefault((c[0], c[1]), []).append((form_id, kind, label))
         for (lane, row), forms in by_cell.items():
             ids = [f[0] for f in forms]
+            label = " / ".join(f[2] for f in forms)
             targets.append(
-                {
-                    "x": cell_x(lane),
-                    "y": cell_y(row),
-                    "lane": lane,
-                    "row": row,
-                    "form": " ".join(ids),
-                    "field": "",
-                    "value": f"{lane},{row}",
-                    "tiles": "",
-                    "kind": forms[0][1],
-                    "place": True,
-                    "off": armed not in ids,
-                    "label": " / ".join(f[2] for f in forms),
-                }
+                _target(
+                    lane,
+                    row,
+                    " ".join(ids),
+                    forms[0][1],
+                    label,
+                    value=f"{lane},{row}",
+                    place=True,
+                    off=armed not in ids,
+                )
             )
         act["armed"] = armed
     # choices that do not need the car: adventure placement, car choice, prompts
@@ -1581,20 +1565,9 @@ def _build_model(
             act["adventure"]["options_html"] = _options(act["adventure"]["cells"])
             adv_fmt = gettext("Place the chosen tile at %(cell)s")
             for spot, ts in cell_tiles.items():
-                targets.append(
-                    {
-                        "x": cell_x(spot[0]),
-                        "y": cell_y(spot[1]),
-                        "lane": spot[0],
-                        "row": spot[1],
-                        "form": "br-adv",
-                        "field": "cell",
-                        "value": f"{spot[0]},{spot[1]}",
-                        "tiles": " ".join(ts),
-                        "kind": "adv",
-                        "label": adv_fmt % {"cell": labels.get(spot) or cell_label(*spot)},
-                    }
-                )
+                label = adv_fmt % {"cell": labels.get(spot) or cell_label(*spot)}
+                value = f"{spot[0]},{spot[1]}"
+                targets.append(_target(*spot, "br-adv", "adv", label, field="cell", value=value, tiles=" ".join(ts)))
         cars_ = groups.get("CHOOSE_CAR", [])
         if cars_:
             chars = list(dict.fromkeys(a["character"] for a in cars_))
@@ -1620,20 +1593,8 @@ def _build_model(
             }
             for s in starts:
                 lane, row = START_CELLS[s][0]
-                targets.append(
-                    {
-                        "x": cell_x(lane),
-                        "y": cell_y(row),
-                        "lane": lane,
-                        "row": row,
-                        "form": "br-car",
-                        "field": "start",
-                        "value": s,
-                        "tiles": "",
-                        "kind": "start",
-                        "label": gettext("Start at %(start)s (%(cell)s)") % {"start": s, "cell": cell_label(lane, row)},
-                    }
-                )
+                label = gettext("Start at %(start)s (%(cell)s)") % {"start": s, "cell": cell_label(lane, row)}
+                targets.append(_target(lane, row, "br-car", "start", label, field="start", value=s))
         prompt = view.get("prompt")
         if groups.get("CHOOSE") and prompt:
             choices = placements.get("CHOOSE") or prompt["options"]
@@ -1651,20 +1612,7 @@ def _build_model(
                     }
                 )
                 if on_bridge(lane, row):
-                    targets.append(
-                        {
-                            "x": cell_x(lane),
-                            "y": cell_y(row),
-                            "lane": lane,
-                            "row": row,
-                            "form": form_id,
-                            "field": "",
-                            "value": "",
-                            "tiles": "",
-                            "kind": "choose",
-                            "label": cell_label(lane, row),
-                        }
-                    )
+                    targets.append(_target(lane, row, form_id, "choose", cell_label(lane, row)))
             act["choose"] = {"question": PROMPT_NAMES.get(prompt["kind"], prompt["kind"]), "options": opts}
 
     # shop, adventure row, piles
@@ -1820,6 +1768,24 @@ def _piles_svg(piles: list[dict[str, Any]]) -> str:
         f'<text x="13" y="9.6" text-anchor="middle">{escape(m["text"])}</text></g>'
         for m in piles
     )
+
+
+def _target(
+    lane: int,
+    row: int,
+    form: str,
+    kind: str,
+    label: str,
+    *,
+    field: str = "",
+    value: str = "",
+    tiles: str = "",
+    **extra: Any,
+) -> dict[str, Any]:
+    """A cell of the drawing that acts for form ``form`` when clicked (drawn by :func:`_targets_svg`);
+    ``field`` and ``value``: what it sets in the form first; ``extra``: ``arrow``, ``place``, ``off``."""
+    target = {"x": cell_x(lane), "y": cell_y(row), "lane": lane, "row": row, "form": form, "kind": kind}
+    return {**target, "field": field, "value": value, "tiles": tiles, "label": label, **extra}
 
 
 def _targets_svg(targets: list[dict[str, Any]]) -> str:
