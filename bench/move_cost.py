@@ -12,7 +12,8 @@ times the server's CPU (the process's CPU time, every thread) for:
 
 ``--live`` marks the game live (``rules.live``): its pushes are JSON events, nothing rendered.
 It splits the CPU time by stage (each stage's own time, nested stages taken out), and prints the
-bytes each opponent's socket is sent per move. ``--profile`` prints cProfile's top functions.
+bytes each opponent's socket is sent per move: on the wire (compressed as daphne compresses a message
+marked for it) and uncompressed. ``--profile`` prints cProfile's top functions.
 
     .venv/bin/python bench/move_cost.py [--game heist|bridge_race] [--seats 4] [--transport socket|post]
                                         [--live] [--moves 600] [--db sqlite|pg] [--profile]
@@ -30,6 +31,7 @@ import random
 import sys
 import time
 import uuid
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -101,11 +103,21 @@ class FakeSocket:
 
         self.consumer.send_json = send_json  # type: ignore[method-assign, assignment]  # a bound replacement
 
+        from config.wscompress import DEFLATE, MEM_LEVEL, WINDOW_BITS
+
         async def base_send(message: Any) -> None:
             self.sent.append(json.loads(message["text"]))
-            self.wire.append(len(message["text"].encode()))
+            text = message["text"].encode()
+            self.text.append(len(text))
+            if message.get(DEFLATE) is True:
+                # What daphne's permessage-deflate does with a message marked for it (config/wscompress.py),
+                # on the server's CPU like the rest: each message on its own, 4 KB window, sync flush.
+                compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+                text = (compressor.compress(text) + compressor.flush(zlib.Z_SYNC_FLUSH))[:-4]
+            self.wire.append(len(text))
 
-        self.wire: list[int] = []
+        self.wire: list[int] = []  # payload bytes on the wire: compressed where the message is marked
+        self.text: list[int] = []  # the same messages' text, uncompressed
         self.consumer.base_send = base_send  # what daphne would put on the wire
 
     def connect(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -113,6 +125,7 @@ class FakeSocket:
         loop.run_until_complete(self.consumer.push(only_if_newer=True))
         self.sent.clear()
         self.wire.clear()
+        self.text.clear()
 
 
 def client_user(client: Any) -> Any:
@@ -130,7 +143,7 @@ def play(
     transport: str,
     loop: asyncio.AbstractEventLoop,
 ) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {"cpu": [], "wall": [], "bytes": []}
+    out: dict[str, list[float]] = {"cpu": [], "wall": [], "bytes": [], "text": []}
     done = 0
     while done < moves:
         live = [t for t in tables if t.next_move(rng) is not None]
@@ -162,10 +175,12 @@ def play(
                 out["cpu"].append(c1 - c0)
                 out["wall"].append(t1 - t0)
                 out["bytes"].append(sum(sum(s.wire) for s in opponents) / len(opponents))
+                out["text"].append(sum(sum(s.text) for s in opponents) / len(opponents))
                 done += 1
             for socket in table_.sockets.values():
                 socket.sent.clear()
                 socket.wire.clear()
+                socket.text.clear()
     return out
 
 
@@ -355,7 +370,8 @@ def main() -> None:
         for name, label, scale in (
             ("cpu", "server CPU per move, all seats' sockets (ms)", 1000),
             ("wall", "wall time per move (ms)", 1000),
-            ("bytes", "bytes sent to each opponent's socket", 1),
+            ("bytes", "bytes on the wire to each opponent's socket", 1),
+            ("text", "  the same messages uncompressed", 1),
         ):
             values = [v * scale for v in out[name]]
             rows.append([label, len(values), pct(values, 50), pct(values, 95), sum(values) / len(values)])

@@ -352,7 +352,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
         A diff names its ``base`` (the revision it applies to) and is sent only when this socket
         last sent exactly that revision, with the same board shell and fragment names; otherwise
-        the whole board goes. The log is appended when my client shows the version before.
+        the whole board goes. The log is appended when my client shows the version before. In a
+        game with secrets, a diff's large shared fragments go first, compressed (:func:`_shared_part`).
         """
         update: dict[str, Any] = {
             "type": "update",
@@ -361,14 +362,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             "chat_version": rendered.chat_version,
         }
         chunks: list[str] = []
+        part: dict[str, Any] | None = None
         if board:
             frame = self.frame
             if not full and self._can_diff(rendered):
                 assert frame is not None
                 update["base"] = self.sent_revision
                 old = frame[2]
+                changed = [n for n, digest in rendered.digests.items() if old[n] != digest]
+                if not rendered.public:
+                    part, changed = _shared_part(rendered, changed, self.sent_revision)
                 # Each fragment apart: the client parses an SVG layer in an SVG context.
-                update["frags"] = [rendered.frags[n] for n, digest in rendered.digests.items() if old[n] != digest]
+                update["frags"] = [rendered.frags[n] for n in changed]
                 if rendered.log_after is not None and rendered.log_after == self.sent_version:
                     update["log"] = rendered.log_add
                 else:
@@ -383,6 +388,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             chunks.append(rendered.chat_html)
             self.sent_chat = max(self.sent_chat, rendered.chat_version)
         update["html"] = "".join(chunks)
+        if part is not None:
+            await self._send_update(part, deflate=True)  # the shared fragments: nothing secret in them
         await self._send_update(update, deflate=rendered.public)
 
     def _board_sent(self) -> None:
@@ -615,6 +622,29 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
 STALE_BOARD_WAIT = 0.3  # seconds a refused stale move's answer waits for the push of the board that made it stale
 MAX_FRAME = 16_000  # characters: far more than any move or chat line
+# Shared fragments smaller than this go with the rest of a diff: a second message costs its own
+# envelope and frame, and deflate gains little on a few hundred characters.
+SHARED_PART_AT = 512  # characters
+
+
+def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tuple[dict[str, Any] | None, list[str]]:
+    """A diff's changed shared fragments as a message of their own, and the fragments left for the rest.
+
+    A game with secrets sends its players' diffs uncompressed (BREACH: a secret beside text another
+    player chose). Its shared fragments (the table, every seat's public panel) hold no secret, being
+    rendered from the spectator's context, and are most of a move's bytes: they go first in a
+    ``part`` message that can be compressed on its own (each message is deflated with no context
+    taken over, so no secret shares a compressor with them). The client lays them on the board
+    without taking the new revision; the ``update`` that follows at once carries the rest and the
+    revision (static/js/match.js).
+    """
+    shared = [name for name in changed if name in rendered.shared]
+    if sum(len(rendered.frags[name]) for name in shared) < SHARED_PART_AT:
+        return None, changed
+    part = {"type": "part", "revision": rendered.revision, "base": base, "frags": [rendered.frags[n] for n in shared]}
+    return part, [name for name in changed if name not in rendered.shared]
+
+
 UNREADABLE = gettext_noop("That message could not be read.")
 UNKNOWN = gettext_noop("Unknown message.")
 SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")

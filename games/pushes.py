@@ -134,6 +134,7 @@ class Rendered:
     shell_digest: str = ""
     frags: dict[str, str] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)
+    shared: frozenset[str] = frozenset()  # the fragments every viewer sees alike (no secret in them)
     log_html: str = ""
     log_add: str = ""
     log_after: int | None = None
@@ -164,6 +165,7 @@ class Rendered:
             "shell_digest": self.shell_digest,
             "frags": self.frags,
             "digests": self.digests,
+            "shared": sorted(self.shared),
             "log_html": self.log_html,
             "log_add": self.log_add,
             "log_after": self.log_after,
@@ -181,6 +183,7 @@ class Rendered:
             shell_digest=message.get("shell_digest", ""),
             frags=dict(message.get("frags") or {}),
             digests=dict(message.get("digests") or {}),
+            shared=frozenset(message.get("shared") or ()),
             log_html=message.get("log_html", ""),
             log_add=message.get("log_add", ""),
             log_after=message.get("log_after"),
@@ -203,7 +206,7 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
     )
     if "board" in wanted:
         board = shell_memo.render_board(context, _digest)
-        out.shell, out.shell_digest, out.frags = board.shell, board.body_digest, board.frags
+        out.shell, out.shell_digest, out.frags, out.shared = board.shell, board.body_digest, board.frags, board.public
         out.digests = {name: _fragment_digest(frag) for name, frag in board.frags.items()}
         _keep((match.pk, match.revision, user_id, language, "board"), out)
     if "log" in wanted:

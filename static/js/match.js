@@ -182,6 +182,16 @@
     }
   }
 
+  // The shared fragments of the update that follows at once (sent apart, compressed): laid on the
+  // board it names, which keeps its revision until that update brings the rest.
+  function applyPart(data) {
+    var board = document.getElementById("board");
+    if (!board || parseInt(board.dataset.version, 10) !== data.base) return;  // its update will resync
+    var fresh = [];
+    (data.frags || []).forEach(function (html) { fresh = fresh.concat(parseFragment(html)); });
+    swapElements(fresh, true);
+  }
+
   // A live game's events (small JSON): handed to the game's own script; a gap asks for the board.
   function liveEvents(data) {
     var board = document.getElementById("board");
@@ -356,6 +366,7 @@
     socket.onmessage = function (message) {
       var data = JSON.parse(message.data);
       if (data.type === "update") apply(data);
+      else if (data.type === "part") applyPart(data);
       else if (data.type === "events") liveEvents(data);
       else if (data.type === "answer") answered(data.key, data.status, data.message, data);
       else if (data.type === "error") showError(data.message);

@@ -112,6 +112,12 @@ class Page:
 
     def apply(self, update: dict[str, Any]) -> None:
         base = update.get("base")
+        if update.get("type") == "part":  # shared fragments ahead of their update: the revision stays
+            if self.revision() == base:
+                for fragment in update["frags"]:
+                    for ident, fresh in top_elements(fragment):
+                        self.html = replace_element(self.html, ident, fresh)
+            return
         if base is None:
             for ident, fresh in top_elements(update["html"]):
                 if ident in spans(self.html):

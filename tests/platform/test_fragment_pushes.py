@@ -42,7 +42,7 @@ async def drain(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
     out = []
     while not await communicator.receive_nothing(timeout=0.05, interval=0.01):
         message = await communicator.receive_json_from(timeout=5)
-        if message["type"] == "update":
+        if message["type"] in ("update", "part"):  # a part: a diff's shared fragments, sent ahead of it
             out.append(message)
     return out
 
@@ -85,7 +85,13 @@ def random_move(match_id: int, rng: random.Random) -> bool:
 
 @pytest.mark.parametrize(
     ("game", "players", "moves", "seed"),
-    [("heist", 4, 40, 1), ("heist", 3, 60, 4), ("bridge_race", 3, 25, 2), ("dirty_money", 3, 40, 3)],
+    [
+        ("heist", 4, 40, 1),
+        ("heist", 3, 60, 4),
+        ("bridge_race", 3, 25, 2),
+        ("dirty_money", 3, 40, 3),
+        ("exit_memory", 3, 40, 6),
+    ],
 )
 async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
     make_user: Any, game: str, players: int, moves: int, seed: int
@@ -125,10 +131,13 @@ async def test_an_opponents_push_carries_only_the_fragments_that_changed(make_us
     match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
     communicator, page = await open_page(by_seat[1], match.pk)
     await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
-    update = await communicator.receive_json_from(timeout=5)  # the layer may be Redis: wait for it
-    assert update["type"] == "update" and await drain(communicator) == []
-    assert update["base"] == page.revision()
-    fragments = "".join(update["frags"])
+    first = await communicator.receive_json_from(timeout=5)  # the layer may be Redis: wait for it
+    messages = [first, *await drain(communicator)]
+    # The chooser's public panel goes ahead in a part of its own (see the test below), the rest after it.
+    assert [m["type"] for m in messages] == ["part", "update"]
+    update = messages[-1]
+    assert all(m["base"] == page.revision() for m in messages)
+    fragments = "".join(f for m in messages for f in m["frags"])
     sent = {ident for ident in spans(fragments) if ident in {"heist-actions", "heist-me"}}
     assert sent == set(), "my own panel and actions did not change and must not be sent again"
     assert 'id="board"' not in fragments and 'id="log"' not in fragments and not update["html"]
@@ -160,14 +169,15 @@ async def test_a_move_is_published_once_for_every_seat_and_each_socket_takes_its
     players = published[0][0][1]
     assert sorted(part["seat"] for part in players["seats"]) == [0, 1, 2, 3]
     for seat, (communicator, _page) in pages.items():
-        updates = [u for u in await drain(communicator) if u.get("base") is not None]
+        diffs = [u for u in await drain(communicator) if u.get("base") is not None]
         for _wait in range(50):
-            if updates:
+            if any(u["type"] == "update" for u in diffs):
                 break
             await communicator.receive_nothing(timeout=0.1)
-            updates = [u for u in await drain(communicator) if u.get("base") is not None]
+            diffs += [u for u in await drain(communicator) if u.get("base") is not None]
+        updates = [u for u in diffs if u["type"] == "update"]
         assert len(updates) == 1
-        sent = "".join(updates[0]["frags"]) + updates[0]["log"]
+        sent = "".join(f for u in diffs for f in u["frags"]) + updates[0]["log"]
         assert ("You chose Goon" in sent) is (seat == 0)
         await communicator.disconnect()
 
@@ -200,9 +210,65 @@ async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
         await communicator.receive_nothing(timeout=0.1)
         updates = await drain(communicator)
     assert lost, "the first move's push to seat 1 was not dropped"
-    assert len(updates) == 1 and 'id="log"' in updates[0]["html"], "the whole log was not sent"
-    page.apply(updates[0])
+    whole = [u for u in updates if u["type"] == "update"]  # a part may go ahead of it
+    assert len(whole) == 1 and 'id="log"' in whole[0]["html"], "the whole log was not sent"
+    for update in updates:
+        page.apply(update)
     board, log = await sync_to_async(fresh)(match.pk, by_seat[1])
     assert _section(page.html, "board") == board and _section(page.html, "log") == log
     assert "chose" in log
     await communicator.disconnect()
+
+
+async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plain(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 8 (bytes per move) and the BREACH rule: a heist diff's large shared fragments (every
+    seat's public panel, the table) are sent first in a ``part`` marked for compression, holding
+    exactly the spectator's fragments and nothing of the seat's own; the ``update`` after it holds
+    the rest, the seat's secrets among them, and is sent plain."""
+    from games.consumers import MatchConsumer
+
+    sent: list[tuple[dict[str, Any], bool]] = []
+    real_send_update = MatchConsumer._send_update
+
+    async def recording(self: MatchConsumer, update: dict[str, Any], *, deflate: bool) -> None:
+        sent.append((update, deflate))
+        await real_send_update(self, update, deflate=deflate)
+
+    monkeypatch.setattr(MatchConsumer, "_send_update", recording)
+    match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
+    pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
+    rng = random.Random(5)
+    parts = 0
+    for _ in range(40):
+        sent.clear()
+        if not await sync_to_async(random_move)(match.pk, rng):
+            break
+        revision = await sync_to_async(lambda: Match.objects.get(pk=match.pk).revision)()
+        for seat, (communicator, page) in pages.items():
+            for _wait in range(50):
+                for message in await drain(communicator):
+                    page.apply(message)
+                if page.revision() >= revision:
+                    break
+                await communicator.receive_nothing(timeout=0.1)
+            board, _log = await sync_to_async(fresh)(match.pk, by_seat[seat])
+            assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
+        spectator_view = await sync_to_async(fresh)(match.pk, None)
+        for message, deflate in sent:
+            if message["type"] == "part":
+                parts += 1
+                assert deflate is True
+                for fragment in message["frags"]:
+                    ident = next(iter(spans(fragment, top_only=True)))
+                    assert ident.startswith(("heist-seat-", "heist-status", "heist-pool", "heist-result"))
+                    assert normal(fragment) in spectator_view[0], f"{ident} is not the spectator's"
+            elif message["type"] == "update" and message.get("base") is not None:
+                assert deflate is False, "a heist player's diff holds its secrets: never compressed"
+                for fragment in message["frags"]:
+                    ident = next(iter(spans(fragment, top_only=True)))
+                    assert not ident.startswith(("heist-seat-", "heist-pool")) or len(fragment) < 512
+    assert parts > 0, "no shared fragments were sent ahead"
+    for communicator, _page in pages.values():
+        await communicator.disconnect()
