@@ -1824,6 +1824,36 @@ def payload_json(payload: Any) -> str:
     return _dump(payload)
 
 
+@register.simple_tag
+def die(d: dict[str, Any]) -> SafeString:
+    """One die of a tray, a reroll or a sale: its face, its state and what it does (``d``: a die of
+    the board model, with its number, name, hint and state's name).
+
+    Written here, not as an ``{% include %}`` per die: five dice to a tray, rendered for the acting
+    seat after most of its moves, cost an include each (about 0.1 ms).
+    """
+    face = html_escape(str(d.get("face", "")))
+    state = d.get("state", "")
+    classes = "".join(f" {flag}" for flag in ("kept", "rerolled", "double") if d.get(flag))
+    name = html_escape(str(d.get("name", "")))
+    note = ""
+    if d.get("kept"):
+        note = " · " + html_escape(gettext("set aside"))
+    elif d.get("rerolled"):
+        note = " · " + html_escape(gettext("rerolled"))
+    if state != "unused":
+        note += " · " + html_escape(str(d.get("state_name", "")))
+    return mark_safe(
+        f'<span class="br-die face-{face} state-{html_escape(str(state))}{classes}"'
+        f' data-index="{html_escape(str(d.get("index", "")))}" data-face="{face}"'
+        f' title="{name}: {html_escape(str(d.get("hint", "")))}">\n'
+        f'<svg class="br-face" viewBox="0 0 40 40" aria-hidden="true">'
+        f'<use href="#br-f-{face}" width="40" height="40"/></svg>\n'
+        f'<span class="br-die-name">{name}{" ×2" if d.get("double") else ""}</span>\n'
+        f'<span class="br-die-flags">#{html_escape(str(d.get("number", "")))}{note}</span>\n</span>'
+    )
+
+
 register.filter("face_name", named(FACE_NAMES))
 register.filter("phase_name", named(PHASE_NAMES))
 register.filter("stage_name", named(STAGE_NAMES))

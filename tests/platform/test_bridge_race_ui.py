@@ -560,3 +560,24 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
         assert bridge_tags._building_in.get() is None
     assert built["en"][0] == built["en"][1] == "not on the bridge yet"
     assert built["zh-hant"][0] == built["zh-hant"][1] != built["en"][0]
+
+
+def test_a_die_shows_its_face_state_and_flags_escaped() -> None:
+    """The dice tray's die (the ``die`` tag): face and state as classes, kept/rerolled/doubled marked,
+    its number and what happened to it in words, and nothing unescaped."""
+    from django.utils import translation
+
+    from games.templatetags.bridge_tags import die
+
+    base = {"index": 1, "number": 2, "face": "SHOOT", "state": "unused", "name": "Shoot", "hint": "fire <a ray>"}
+    with translation.override("en"):
+        plain = str(die(base))
+        kept = str(die({**base, "kept": True, "double": True, "state": "used", "state_name": "used"}))
+        rerolled = str(die({**base, "rerolled": True, "name": 'x"<y>'}))
+    assert plain.startswith('<span class="br-die face-SHOOT state-unused"') and 'data-index="1"' in plain
+    assert 'title="Shoot: fire &lt;a ray&gt;"' in plain and "#br-f-SHOOT" in plain
+    assert '<span class="br-die-flags">#2</span>' in plain
+    assert 'class="br-die face-SHOOT state-used kept double"' in kept
+    assert "Shoot ×2" in kept and "#2 · set aside · used" in kept
+    assert " rerolled" in rerolled and "#2 · rerolled" in rerolled
+    assert "x&quot;&lt;y&gt;" in rerolled and 'x"<y>' not in rerolled
