@@ -1824,6 +1824,36 @@ def payload_json(payload: Any) -> str:
     return _dump(payload)
 
 
+def _lit(on: Any, current: Any = False) -> str:
+    """The class of a lit step of a strip ("on", "cur"), as the templates wrote it."""
+    return ("on" if on else "") + (" cur" if current else "")
+
+
+@register.simple_tag
+def speed_bar(steps: list[dict[str, Any]]) -> SafeString:
+    """A dashboard's speed gauge: a mark per speed above 0, lit up to the car's speed."""
+    return mark_safe("".join(f'<i class="{_lit(s["on"], s["cur"])}"></i>' for s in steps if s["v"]))
+
+
+@register.simple_tag
+def pips(lit: list[bool]) -> SafeString:
+    """A dashboard's durability: a pip per point, lit for those the car has left."""
+    return mark_safe("".join(f'<i class="{_lit(on)}"></i>' for on in lit))
+
+
+@register.simple_tag
+def order_items(order: list[dict[str, Any]]) -> SafeString:
+    """The round's turn order: a line per car, the current one and those done marked."""
+    return mark_safe(
+        "".join(
+            f'<li class="{"current" if o["current"] else "done" if o["done"] else ""}">'
+            f'<span class="br-dot" style="background:{html_escape(str(o["fill"]))}"></span>'
+            f"#{html_escape(str(o['number']))} {html_escape(str(o['name']))}</li>"
+            for o in order
+        )
+    )
+
+
 @register.simple_tag
 def die(d: dict[str, Any]) -> SafeString:
     """One die of a tray, a reroll or a sale: its face, its state and what it does (``d``: a die of

@@ -581,3 +581,22 @@ def test_a_die_shows_its_face_state_and_flags_escaped() -> None:
     assert "Shoot ×2" in kept and "#2 · set aside · used" in kept
     assert " rerolled" in rerolled and "#2 · rerolled" in rerolled
     assert "x&quot;&lt;y&gt;" in rerolled and 'x"<y>' not in rerolled
+
+
+def test_a_dashboards_gauges_and_the_turn_order_are_drawn_lit_and_escaped() -> None:
+    """The speed gauge lights each speed up to the car's (a mark per speed above 0), the durability
+    a pip per point left, and the turn order marks the car taking its turn and those done."""
+    from games.templatetags.bridge_tags import SPEEDS, order_items, pips, speed_bar
+
+    steps = [{"v": v, "on": 0 < v <= 20, "cur": v == 20} for v in SPEEDS]
+    assert speed_bar(steps) == '<i class="on"></i><i class="on cur"></i>' + '<i class=""></i>' * (len(SPEEDS) - 3)
+    assert pips([True, True, False]) == '<i class="on"></i><i class="on"></i><i class=""></i>'
+    order = [
+        {"number": 1, "name": "Ann", "fill": "#f00", "current": False, "done": True},
+        {"number": 2, "name": "<b>", "fill": "#0f0", "current": True, "done": False},
+        {"number": 3, "name": "Cy", "fill": "#00f", "current": False, "done": False},
+    ]
+    html = order_items(order)
+    assert html.count("<li") == 3 and '<li class="done">' in html and '<li class="current">' in html
+    assert '<li class=""><span class="br-dot" style="background:#00f"></span>#3 Cy</li>' in html
+    assert "#2 &lt;b&gt;" in html and "<b>" not in html
