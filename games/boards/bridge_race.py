@@ -98,7 +98,15 @@ def _act_inputs(context: Any, key: Any) -> object:
     )
 
 
+def _backdrop_inputs(context: Any, key: Any) -> object:
+    """The bridge itself (``bridge_backdrop``): the mode, the number of cars, the forced zone and the wall."""
+    view = context["view"]
+    board = view.get("board") or {}
+    return view.get("mode"), view.get("players"), board.get("forced_zone"), board.get("wall_row")
+
+
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
+    "br-backdrop": _backdrop_inputs,
     "br-dash": _dashboard_inputs,
     "br-status": _status_inputs,
     "br-shop": _shop_inputs,

@@ -234,7 +234,11 @@ def shared_html(
     revision and language (see :class:`SharedNode`); ``strip``: without surrounding whitespace."""
     from games.presenter import public_context
 
-    match = context["match"]
+    match = context.get("match")
+    if match is None:  # a board drawn from a bare view (a preview, a test): no spectator but its own
+        with context.push(shared_key=key_value):
+            alone = nodelist.render(context)
+        return mark_safe(alone.strip() if strip else alone)
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
     key = (match.pk, match.seed, match.revision, render_language(context), name, key_value)
     html = _shared.get(key)
