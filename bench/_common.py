@@ -260,12 +260,16 @@ def make_user(prefix: str, n: int) -> Any:
     return user
 
 
-def start_match(game: str, players: int, prefix: str) -> tuple[Any, list[Any]]:
-    """A started match of ``players`` new users (time limit 1 h) and those users, host first."""
+def start_match(game: str, players: int, prefix: str, seed: str | None = None) -> tuple[Any, list[Any]]:
+    """A started match of ``players`` new users (time limit 1 h) and those users, host first;
+    ``seed``: the match's seed (the same seating, deals and dice on every run), else a random one."""
     from games import services
+    from games.models import Match
 
     users = [make_user(prefix, i) for i in range(players)]
     match = services.do_create_match(users[0], game, players, {}, 3600)
+    if seed is not None:
+        Match.objects.filter(pk=match.pk).update(seed=seed)
     for user in users[1:]:
         services.do_join_match(match.pk, user)
     services.do_start_match(match.pk, users[0])

@@ -45,7 +45,8 @@ class Table:
     def __init__(self, index: int, game: str, seats: int) -> None:
         from django.test import Client
 
-        match, self.users = start_match(game, seats, f"mc{index}_")
+        # A seed per table: every run plays the same games, so that two checkouts can be compared.
+        match, self.users = start_match(game, seats, f"mc{index}_", seed=f"move-cost-{game}-{index}")
         self.match_id = match.pk
         self.clients: dict[int, Any] = {}
         for seat in match.seats.all():
