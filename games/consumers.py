@@ -627,6 +627,11 @@ MAX_FRAME = 16_000  # characters: far more than any move or chat line
 SHARED_PART_AT = 512  # characters
 
 
+UNREADABLE = gettext_noop("That message could not be read.")
+UNKNOWN = gettext_noop("Unknown message.")
+SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
+
+
 def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tuple[dict[str, Any] | None, list[str]]:
     """A diff's changed shared fragments as a message of their own, and the fragments left for the rest.
 
@@ -643,11 +648,6 @@ def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tu
         return None, changed
     part = {"type": "part", "revision": rendered.revision, "base": base, "frags": [rendered.frags[n] for n in shared]}
     return part, [name for name in changed if name not in rendered.shared]
-
-
-UNREADABLE = gettext_noop("That message could not be read.")
-UNKNOWN = gettext_noop("Unknown message.")
-SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
 
 
 def user_group(user_id: int) -> str:
