@@ -101,6 +101,9 @@ CSRF_IN_PAGE = re.compile(r'"X-CSRFToken":\s*"([A-Za-z0-9]+)"')
 # board push is read by its first bytes; its fragments (most of it) are not parsed by the client.
 T = TypeVar("T")
 UPDATE_HEAD = re.compile(r'\{"type": "update", "revision": (\d+), "version": (\d+),')
+# A diff's shared fragments, sent ahead of its update (games.consumers._shared_part): the update
+# that follows at once is what counts, so a part is passed over unread.
+PART_HEAD = '{"type": "part", '
 
 TARGETS = {
     "paced": "p50 <= 5 ms, p99 <= 30 ms",
@@ -547,6 +550,8 @@ class Sock:
         try:
             async for raw in self.ws:
                 now = time.perf_counter()
+                if isinstance(raw, str) and raw.startswith(PART_HEAD):
+                    continue
                 head = UPDATE_HEAD.match(raw) if isinstance(raw, str) else None
                 if head is not None:
                     version = int(head.group(1))
