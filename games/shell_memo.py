@@ -44,10 +44,10 @@ class Board:
     shell: str
     body_digest: str  # of the shell after its opening tag
     frags: dict[str, str]
-    public: frozenset[str] = frozenset()  # the fragments rendered from the spectator's context
+    shared: frozenset[str] = frozenset()  # the fragments rendered from the spectator's context
 
 
-def _public(plan: Iterable[tuple[Any, ...]]) -> frozenset[str]:
+def _shared(plan: Iterable[tuple[Any, ...]]) -> frozenset[str]:
     """The names of the shared fragments among ``plan``'s: what every viewer sees alike."""
     return frozenset(entry[0].fragment_name(entry[1]) for entry in plan if isinstance(entry[0], SharedFragmentNode))
 
@@ -60,7 +60,7 @@ class _Kept:
     body: str
     body_digest: str
     plan: Plan
-    public: frozenset[str]
+    shared: frozenset[str]
 
 
 _kept: BoundedCache[tuple[Any, ...], _Kept] = BoundedCache(4096)
@@ -105,7 +105,7 @@ def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board
     stamp = _stamp(context)
     head, close, body = board.shell.partition(">")
     if plan is not None and stamp in head:
-        _kept.put(key, _Kept(wanted, head + close, stamp, body, board.body_digest, plan, board.public))
+        _kept.put(key, _Kept(wanted, head + close, stamp, body, board.body_digest, plan, board.shared))
     return board
 
 
@@ -118,7 +118,7 @@ def _walk(context: dict[str, Any], digest: Callable[[str], str]) -> tuple[Board,
         shell: str = render_to_string(BOARD_TEMPLATE, context)
     finally:
         del context["fragment_plan"]
-    board = Board(shell, digest(shell.partition(">")[2]), frags, _public(plan))
+    board = Board(shell, digest(shell.partition(">")[2]), frags, _shared(plan))
     if not all(alone for _node, _key, alone in plan):
         return board, None
     return board, tuple((node, key) for node, key, _alone in plan)
@@ -135,7 +135,7 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     with bound.render_context.push_state(proxy), bound.bind_template(proxy):
         for node, key_value in kept.plan:
             frags[node.fragment_name(key_value)] = node.fragment_html(bound, key_value)
-    return Board(head + kept.body, kept.body_digest, frags, kept.public)
+    return Board(head + kept.body, kept.body_digest, frags, kept.shared)
 
 
 def _check(reused: Board, walked: Board, key: tuple[Any, ...]) -> None:

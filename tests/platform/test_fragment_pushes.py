@@ -47,6 +47,20 @@ async def drain(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
     return out
 
 
+async def catch_up(communicator: WebsocketCommunicator, page: Page, revision: int) -> int:
+    """Apply what the socket sends until the page shows ``revision`` (a spectator renders its own
+    board on a ping: it may come later); returns how many of the messages were diffs."""
+    diffs = 0
+    for _wait in range(50):
+        for message in await drain(communicator):
+            diffs += "base" in message
+            page.apply(message)
+        if page.revision() >= revision:
+            break
+        await communicator.receive_nothing(timeout=0.1)
+    return diffs
+
+
 def fresh(match_id: int, user: Any) -> tuple[str, str]:
     match = Match.objects.get(pk=match_id)
     # In the viewer's language, as the socket renders it (a thread may still hold an earlier test's).
@@ -109,13 +123,7 @@ async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
             break
         revision = await sync_to_async(lambda: Match.objects.get(pk=match.pk).revision)()
         for seat, (communicator, page) in pages.items():
-            for _wait in range(50):  # a spectator renders its own board on a ping: wait until it shows it
-                for update in await drain(communicator):
-                    diffs += "base" in update
-                    page.apply(update)
-                if page.revision() >= revision:
-                    break
-                await communicator.receive_nothing(timeout=0.1)
+            diffs += await catch_up(communicator, page, revision)
             assert page.revision() >= revision, f"seat {seat}'s page never reached revision {revision}"
             assert page.resyncs == 0, f"seat {seat} was sent a diff for a board it did not show"
             board, log = await sync_to_async(fresh)(match.pk, viewers[seat])
@@ -247,12 +255,7 @@ async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plai
             break
         revision = await sync_to_async(lambda: Match.objects.get(pk=match.pk).revision)()
         for seat, (communicator, page) in pages.items():
-            for _wait in range(50):
-                for message in await drain(communicator):
-                    page.apply(message)
-                if page.revision() >= revision:
-                    break
-                await communicator.receive_nothing(timeout=0.1)
+            await catch_up(communicator, page, revision)
             board, _log = await sync_to_async(fresh)(match.pk, by_seat[seat])
             assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
         spectator_view = await sync_to_async(fresh)(match.pk, None)
