@@ -62,6 +62,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spy
+import trace_report
 from _common import (
     ROOT,
     children_of,
@@ -1529,6 +1530,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--lost-timeout", type=float, default=30.0, help="an update later than this counts as lost")
     p.add_argument("--no-deflate", action="store_true", help="sockets do not offer permessage-deflate (browsers do)")
     p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")
+    p.add_argument("--trace", action="store_true", help="own stack: time each move's stages (trace_report.py)")
     p.add_argument("--stall-timeout", type=float, default=3.0, help="re-read a match after this long without news")
     return p.parse_args()
 
@@ -1560,6 +1562,8 @@ def main() -> int:
             print(f"refusing to load {url}: only 127.0.0.1 / localhost are allowed", file=sys.stderr)
             return 2
     stack = None if args.url else Stack(args)
+    if args.trace:  # read by games.latency_trace in the servers the stack starts
+        os.environ["HIDEOUT_TRACE_DIR"] = tempfile.mkdtemp(prefix="hideout-trace-")
     pools: list[ProcessPoolExecutor] = []
     ok = True
     try:
@@ -1605,6 +1609,8 @@ def main() -> int:
                 proc, out = args.spy_run
                 spy.report(proc, out, title=f"where daphne0's Python time went during {scenario} (py-spy --gil)")
                 args.spy_run = None
+            if args.trace:
+                trace_report.report(Path(os.environ["HIDEOUT_TRACE_DIR"]))
             args.duration = saved
     finally:
         for pool in pools:

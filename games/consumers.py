@@ -27,7 +27,7 @@ from django.utils.translation import gettext_noop
 
 from config.wscompress import DEFLATE
 
-from . import clock, livesocket, payloads, presence, pushes, ratelimit, services, writers
+from . import clock, latency_trace, livesocket, payloads, presence, pushes, ratelimit, services, writers
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import players_group, seat_group, watch_group
@@ -294,7 +294,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def seats_update(self, event: dict[str, Any]) -> None:
         """A move's partials for every connected seat, in one message: I take my seat's part, no other."""
         if (mine := self._my_part(event)) is not None:
+            latency_trace.mark("heard", self.match_id, mine["revision"], self.seat)
             await self.seat_update(mine)
+            latency_trace.mark("sent", self.match_id, mine["revision"], self.seat)
 
     async def seat_update(self, event: dict[str, Any]) -> None:
         """My seat's partials, rendered by the writer; forwarded if they are news and for my user."""
@@ -430,6 +432,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _act_now(self, content: dict[str, Any], received: float | None) -> None:
         key = content.get("key") if isinstance(content.get("key"), str) else None
+        latency_trace.mark("received", self.match_id, key, self.seat)
         answer: dict[str, Any] = {"type": "answer", "key": key if key and len(key) <= payloads.MAX_KEY_CHARS else None}
         stale: services.StaleVersion | None = None
         try:
@@ -454,6 +457,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             elif current > self.sent_revision:
                 self._after_board(current, answer)
                 return
+        latency_trace.mark("answered", self.match_id, key, answer.get("revision"))
         await self.send_json(answer)
 
     def _after_board(self, revision: int, answer: dict[str, Any]) -> None:
@@ -491,6 +495,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         # is my seat looked up again, and the move tried once more under the seat I hold now.
         user = self._user()
         seat = self.seat
+        latency_trace.mark("writing", self.match_id, sent.key)
         with translation.override(self._language()):
             for attempt in range(2):
                 if seat is None:

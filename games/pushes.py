@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
-from . import broadcaster, seat_rows, shell_memo
+from . import broadcaster, latency_trace, seat_rows, shell_memo
 from .bounded import BoundedCache
 from .engines.base import Event
 from .models import Match, Seat
@@ -261,6 +261,7 @@ def publish(
         log.exception("publishing match %s failed", match.pk)
     ping = {"type": "match.changed", "revision": match.revision, "chat_version": match.chat_version}
     messages.append((watch_group(match.pk), ping))
+    latency_trace.mark("rendered", match.pk, match.revision)
     try:
         broadcaster.send_many(messages)  # one hop to the channel layer per move
     except Exception:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import clock, guarded, livetimers, payloads, pushes
+from . import clock, guarded, latency_trace, livetimers, payloads, pushes
 from .engines.base import (
     SYSTEM,
     DecideContext,
@@ -432,6 +432,7 @@ def _submit_guarded(
     )
     if written is None:
         return None
+    latency_trace.mark("written", match.pk, written.revision)
     for name, value in changes.fields.items():
         setattr(match, name, value)
     match.version = old_version + len(events)
