@@ -50,7 +50,8 @@ def moves(directory: Path) -> list[dict[str, float]]:
     found = []
     for match, key, revision, at in answered:
         stages = {**by_key.get((match, key), {}), **by_revision.get((match, revision), {}), "answered": at}
-        others = [(ms, stage) for ms, stage, seat in heard.get((match, revision), []) if seat != mover[(match, key)]]
+        moved = mover.get((match, key))
+        others = [(ms, stage) for ms, stage, seat in heard.get((match, revision), []) if seat != moved]
         firsts = [ms for ms, stage in others if stage == "heard"]
         lasts = [ms for ms, stage in others if stage == "sent"]
         if firsts and lasts:

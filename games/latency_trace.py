@@ -22,11 +22,10 @@ def mark(stage: str, match_id: int, ref: object, seat: object = "-") -> None:
     if DIRECTORY is None:
         return
     line = f"{time.monotonic_ns()} {stage} {match_id} {ref} {seat}"
-    with _lock:
+    with _lock:  # held while writing too: the writer threads' lines must not interleave in the file
         _lines.append(line)
         if len(_lines) < _FLUSH_EVERY:
             return
-        text = "\n".join(_lines) + "\n"
+        with open(os.path.join(DIRECTORY, f"{os.getpid()}.trace"), "a", encoding="ascii") as out:
+            out.write("\n".join(_lines) + "\n")
         _lines.clear()
-    with open(os.path.join(DIRECTORY, f"{os.getpid()}.trace"), "a", encoding="ascii") as out:
-        out.write(text)
