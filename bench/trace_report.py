@@ -47,9 +47,9 @@ def moves(directory: Path) -> list[dict[str, float]]:
                 by_revision[(match, ref)][stage] = ms
             else:
                 heard[(match, ref)].append((ms, stage, seat))
-    found = []
-    for match, key, revision, at in answered:
-        stages = {**by_key.get((match, key), {}), **by_revision.get((match, revision), {}), "answered": at}
+    found: list[dict[str, float]] = []
+    for match, key, revision, answered_at in answered:
+        stages = {**by_key.get((match, key), {}), **by_revision.get((match, revision), {}), "answered": answered_at}
         moved = mover.get((match, key))
         others = [(ms, stage) for ms, stage, seat in heard.get((match, revision), []) if seat != moved]
         firsts = [ms for ms, stage in others if stage == "heard"]
