@@ -129,29 +129,43 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
     """The last ``limit`` readable lines of the log as ``seat`` may see them, in its language.
 
     Lines already rendered for this reader are kept per process, so a push renders only the
-    events that are new since the last one (taken from :func:`prefetch_log` when it ran).
+    events that are new since the last one (taken from :func:`prefetch_log` when it ran). Without
+    them the events are read back from the newest until ``limit`` lines are found (many events
+    have no line), so what a page shows never depends on what this process had kept.
     """
-    finished = match.status == Match.Status.FINISHED
     key = _log_key(match, seat)
     hit = _log_cache.get(key)
     if hit is not None and hit[0] <= match.version and match.version - hit[0] <= limit * 2:
-        after, lines = hit[0], list(hit[1])
+        lines = list(hit[1]) + _worded_lines(match, seat, hit[0], match.version)
     else:
-        after, lines = max(0, match.version - limit * 2), []
+        lines, newest, span = [], match.version, limit * 2
+        while newest > 0 and len(lines) < limit:
+            oldest = max(0, newest - span)
+            lines = _worded_lines(match, seat, oldest, newest) + lines
+            newest, span = oldest, span * 2
+    lines = lines[-limit:]
+    _log_cache.put(key, (match.version, lines))
+    return lines
+
+
+def _worded_lines(match: Match, seat: int | None, after: int, upto: int) -> list[dict[str, Any]]:
+    """The lines of the events ``after`` < seq <= ``upto``, oldest first, as ``seat`` reads them."""
+    finished = match.status == Match.Status.FINISHED
     rules = rules_for(match)
     names = seat_names(match)
     terms: Mapping[str, str] = getattr(rules, "terms", {})
     known: Mapping[int, Event] = getattr(match, "_log_events", {})
-    if all(seq in known for seq in range(after + 1, match.version + 1)):
-        new = [(seq, known[seq]) for seq in range(after + 1, match.version + 1)]
+    if all(seq in known for seq in range(after + 1, upto + 1)):
+        new = [(seq, known[seq]) for seq in range(after + 1, upto + 1)]
     else:
-        rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version).order_by("seq")
+        rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=upto).order_by("seq")
         new = [(row.seq, row.to_event()) for row in rows]
     # An event's lines read the same for every seat that sees it alike (all of them, unless it
     # holds a secret), so a push's seats word each new event once, on this match object (the row
     # that store.remember_row keeps goes without them).
     worded: dict[tuple[Any, ...], list[dict[str, Any]]] = match.__dict__.setdefault("_worded_events", {})
     language = translation.get_language()
+    lines: list[dict[str, Any]] = []
     for seq, event in new:
         alike = None if event.secret is None or seat is None else seat in event.visible_to
         word_key = (seq, language, finished, alike)
@@ -159,8 +173,6 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
         if event_lines is None:
             event_lines = worded[word_key] = _event_lines(rules, event_for(event, seat, finished), seq, names, terms)
         lines.extend(event_lines)
-    lines = lines[-limit:]
-    _log_cache.put(key, (match.version, lines))
     return lines
 
 
