@@ -3,7 +3,8 @@
 Under daphne a sync view runs in a thread of daphne's event loop, and ``async_to_sync`` hops onto
 that loop, where the in-memory layer's queues live. Elsewhere (Celery workers, scripts) there is
 no such loop: a Redis layer is then driven from one long-lived background loop per process, so
-its connection is reused instead of being opened for every message.
+its connection is reused instead of being opened for every message. With Redis, the process's own
+sockets are handed their messages directly and only the other processes' go through Redis.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from .channel_layer import SharedDecodeChannelLayer
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +55,16 @@ def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
                 async_to_sync(layer.group_send)(group, message)
         return
 
+    if isinstance(layer, SharedDecodeChannelLayer):
+        # This process's sockets (usually the match's, behind a proxy that routes by match) first,
+        # on their own loop, then the other processes' through Redis (games.channel_layer).
+        layer.deliver_here(messages)
+        send = layer.group_send_elsewhere
+    else:
+        send = layer.group_send
+
     async def publish() -> None:
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+        await asyncio.gather(*(send(group, message) for group, message in messages))
 
     # Fire and forget, in order: the version in the message lets clients detect anything missed.
     future = asyncio.run_coroutine_threadsafe(publish(), _background_loop())

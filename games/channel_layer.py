@@ -1,4 +1,5 @@
-"""The Redis channel layer, with a group message decoded once per process instead of once per socket.
+"""The Redis channel layer: a move's messages reach the sockets of the writer's own process without
+Redis, and a group message is decoded once per process instead of once per socket.
 
 channels_redis's pub/sub layer hands the bytes of a group message to every member channel of the
 process, and each consumer decodes them itself. A move's players' message (:mod:`games.pushes`)
@@ -6,20 +7,74 @@ carries every connected seat's part, so a table of four on one daphne decoded it
 (3.5 % of a daphne's Python time in a flat-out run, docs/performance.md section 15). Here the
 bytes object the layer fanned out is decoded once and its members share the result.
 
+A move is written and rendered on a writer thread of the daphne that holds the mover's socket,
+and a match's other sockets are usually in the same process. Through Redis, its push went from
+the writer to the publishing thread, to Redis and back, to the process's event loop: about 5 ms
+at the median in a paced run (docs/performance.md section 21). :meth:`deliver_here` hands the
+messages to this process's member channels on their own loop instead, and
+:meth:`group_send_elsewhere` publishes them for the other processes with this process's mark,
+by which its own subscriber knows them as already delivered and passes them over.
+
 Sharing is safe because no handler changes the message it is given: the consumers read it,
 take their part and send what they build from it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import uuid
+from collections.abc import Iterable
 from threading import Lock
 from typing import Any
 
-from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
+from channels_redis.pubsub import (  # type: ignore[import-untyped]
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close, decode_hosts  # type: ignore[import-untyped]
+
+log = logging.getLogger(__name__)
 
 # Messages decoded recently, by the identity of their bytes; each entry holds the bytes too, so
 # that an id is never reused while it is kept.
 _KEPT = 64
+# Ahead of a message this process has delivered to its own sockets already, with the process's id.
+_HEARD_HERE = b"hideout-heard-here:"
+
+
+class _Decoded:
+    """A message handed over within the process: nothing to decode."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+
+
+class _Shard(RedisSingleShardConnection):
+    def _receive_message(self, message: dict[str, Any] | None) -> None:
+        if message is not None:
+            data = message.get("data")
+            if isinstance(data, bytes) and data.startswith(self.channel_layer.channel_layer.mark):
+                return  # this process delivered it already (deliver_here)
+        super()._receive_message(message)
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, hosts: Any = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(hosts, *args, **kwargs)
+        self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+
+    def deliver(self, messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Queue each message for this loop's member channels of its group (on this loop)."""
+        for group, message in messages:
+            decoded = _Decoded(message)
+            for channel in self.groups.get(self._get_group_channel_name(group), ()):
+                queue = self.channels.get(channel)
+                if queue is not None:
+                    queue.put_nowait(decoded)
 
 
 class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
@@ -27,13 +82,47 @@ class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
         super().__init__(*args, **kwargs)
         self._decoded: dict[int, tuple[bytes, Any]] = {}
         self._decoded_lock = Lock()
+        self.mark = _HEARD_HERE + uuid.uuid4().bytes
 
-    def deserialize(self, message: bytes) -> Any:
+    def _get_layer(self) -> Any:
+        # As channels_redis's own, with the loop layer that can deliver within the process.
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+        return layer
+
+    def deliver_here(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        """From any thread: hand each ``(group, message)`` to this process's member channels.
+
+        The messages must then go to the other processes with :meth:`group_send_elsewhere`, not
+        ``group_send``, or this process's sockets get them twice.
+        """
+        for loop, layer in list(self._layers.items()):
+            if not layer.groups:
+                continue  # a loop that only publishes (games.broadcaster's)
+            try:
+                loop.call_soon_threadsafe(layer.deliver, messages)
+            except RuntimeError:  # its loop is closed: the process is stopping
+                log.warning("channel layer: a closed loop missed a local delivery")
+
+    async def group_send_elsewhere(self, group: str, message: dict[str, Any]) -> None:
+        """``group_send`` for the other processes' members: this one's had it from deliver_here."""
+        layer = self._get_layer()
+        group_channel = layer._get_group_channel_name(group)
+        await layer._get_shard(group_channel).publish(group_channel, self.mark + self.serialize(message))
+
+    def deserialize(self, message: bytes | _Decoded) -> Any:
+        if isinstance(message, _Decoded):
+            return message.message
         with self._decoded_lock:
             kept = self._decoded.get(id(message))
         if kept is not None and kept[0] is message:
             return kept[1]
-        decoded = super().deserialize(message)
+        body = message[len(self.mark) :] if message.startswith(_HEARD_HERE) else message
+        decoded = super().deserialize(body)
         with self._decoded_lock:
             if len(self._decoded) >= _KEPT:
                 del self._decoded[next(iter(self._decoded))]  # the oldest

@@ -1,4 +1,4 @@
-"""The Redis channel layer decodes a group message once per process, for all its sockets there."""
+"""The Redis channel layer: a message decoded once per process; a move's reach the writer's sockets without Redis."""
 
 from __future__ import annotations
 
@@ -66,3 +66,54 @@ async def _decoded_once() -> None:
         assert (await asyncio.wait_for(layer.receive(members[0]), timeout=5))["type"] == "user.revoked"
     finally:
         await layer.flush()
+
+
+def test_a_moves_messages_reach_the_writers_own_sockets_once_without_redis_and_the_others_through_it() -> None:
+    if not redis_is_up(SERVER):
+        if os.environ.get("CI") == "true":
+            pytest.fail("Redis is not reachable at 127.0.0.1:6379")
+        pytest.skip("channel layer Redis test skipped: no Redis at 127.0.0.1:6379")
+    run_on_its_own_loop(_delivered_here_and_elsewhere)
+
+
+async def _delivered_here_and_elsewhere() -> None:
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    # Two processes' layers: the writer's ("here") and another daphne's ("elsewhere").
+    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-deliver-here")
+    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-deliver-here")
+    decodes: list[Any] = []
+    real = here._serializer.deserialize
+
+    def counted(message: bytes) -> Any:
+        decodes.append(message)
+        return real(message)
+
+    here._serializer.deserialize = counted
+    group = "match_1_players"
+    try:
+        mine = [await here.new_channel() for _ in range(2)]
+        theirs = [await elsewhere.new_channel() for _ in range(2)]
+        for layer, channels in ((here, mine), (elsewhere, theirs)):
+            for channel in channels:
+                await layer.group_add(group, channel)
+        await asyncio.sleep(0.2)
+        message = {"type": "seats.update", "seats": [{"seat": 1, "html": "<p>news</p>"}]}
+        # As games.broadcaster does from a writer thread: this process's sockets, then the others'.
+        await asyncio.to_thread(here.deliver_here, [(group, message)])
+        await here.group_send_elsewhere(group, message)
+        heard_here = [await asyncio.wait_for(here.receive(channel), timeout=5) for channel in mine]
+        heard_there = [await asyncio.wait_for(elsewhere.receive(channel), timeout=5) for channel in theirs]
+        assert all(heard is message for heard in heard_here)  # handed over, not encoded and decoded
+        assert all(heard == message for heard in heard_there)
+        await asyncio.sleep(0.3)  # time for Redis to bring the writer's own process a copy
+        for layer, channels in ((here, mine), (elsewhere, theirs)):
+            # Nothing more queued (a receive that timed out would unsubscribe the channel).
+            assert all(layer._get_layer().channels[channel].empty() for channel in channels)
+        assert decodes == []  # the writer's process never decoded its own message
+        # Any other message through Redis is heard here as before.
+        await elsewhere.group_send(group, {"type": "match.changed", "revision": 2})
+        assert (await asyncio.wait_for(here.receive(mine[0]), timeout=5))["revision"] == 2
+    finally:
+        await here.flush()
+        await elsewhere.flush()
