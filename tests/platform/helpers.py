@@ -22,16 +22,21 @@ def started_match(
     options: dict[str, Any] | None = None,
     time_limit: int = 60,
     first_seat: int | None = None,
+    seed: str | None = None,
 ) -> tuple[Match, dict[int, Any]]:
     """A started match of human players; returns it and {seat number: user}.
 
     ``first_seat``: the seat the option ``first`` (a lobby seat) is to name once the seats are
-    shuffled: the option is set to the lobby seat that the shuffle puts there.
+    shuffled: the option is set to the lobby seat that the shuffle puts there. ``seed``: the
+    match's seed, so that its shuffles and dice are the same on every run.
     """
     users = [make_user() for _ in range(players)]
     match = services.do_create_match(users[0], game, players, options or {}, time_limit)
     for user in users[1:]:
         services.do_join_match(match.pk, user)
+    if seed is not None:
+        Match.objects.filter(pk=match.pk).update(seed=seed)
+        match.seed = seed
     if first_seat is not None:
         match.options = {**match.options, "first": str(services.seating_order(match).index(first_seat))}
         match.save(update_fields=["options"])

@@ -13,24 +13,13 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Match
 from games.presenter import LOG_LINES, forget_log_cache, log_lines
 
+from .helpers import started_match
 from .test_fragment_pushes import random_move
 
 pytestmark = pytest.mark.django_db
-
-
-def seeded_match(make_user: Any, game: str, players: int, seed: str) -> Match:
-    """A started match whose shuffles and dice are the same on every run (the seed is fixed)."""
-    users = [make_user() for _ in range(players)]
-    match = services.do_create_match(users[0], game, players, {}, 60)
-    for user in users[1:]:
-        services.do_join_match(match.pk, user)
-    Match.objects.filter(pk=match.pk).update(seed=seed)
-    services.do_start_match(match.pk, users[0])
-    return Match.objects.get(pk=match.pk)
 
 
 def texts(match_id: int, seat: int | None) -> list[str]:
@@ -46,7 +35,7 @@ def reaches_back(match_id: int, seat: int | None) -> bool:
 
 @pytest.mark.parametrize(("game", "players", "seed"), [("exit_memory", 3, 6)])
 def test_the_log_shown_does_not_depend_on_the_lines_kept(make_user: Any, game: str, players: int, seed: int) -> None:
-    match = seeded_match(make_user, game, players, f"log-window-{seed}")
+    match, _by_seat = started_match(make_user, game, players, seed=f"log-window-{seed}")
     viewers: list[int | None] = [None, *range(players)]
     rng = random.Random(seed)
     reached_back = False
