@@ -12,19 +12,31 @@ from collections.abc import Hashable
 from threading import Lock
 from typing import Generic, TypeVar
 
+from . import speculation
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
 class BoundedCache(Generic[K, V]):
-    """A dictionary of at most ``size`` entries that drops the least recently stored or read one."""
+    """A dictionary of at most ``size`` entries that drops the least recently stored or read one.
 
-    def __init__(self, size: int) -> None:
+    ``revision_keyed``: an entry belongs to a match revision (or version) that only a write
+    confirms. During a render ahead of a move's write (:mod:`games.speculation`) what is stored is
+    held apart, and reaches the cache only if the write confirms that revision.
+    """
+
+    def __init__(self, size: int, *, revision_keyed: bool = False) -> None:
         self.size = size
         self._entries: OrderedDict[K, V] = OrderedDict()
         self._lock = Lock()
+        self._revision_keyed = revision_keyed
 
     def get(self, key: K) -> V | None:
+        if self._revision_keyed and (ahead := speculation.current()) is not None:
+            held: V | None = ahead.get(self, key)
+            if held is not None:
+                return held
         with self._lock:
             value = self._entries.get(key)
             if value is not None:
@@ -32,6 +44,9 @@ class BoundedCache(Generic[K, V]):
         return value
 
     def put(self, key: K, value: V) -> None:
+        if self._revision_keyed and (ahead := speculation.current()) is not None:
+            ahead.put(self, key, value)
+            return
         with self._lock:
             self._entries[key] = value
             self._entries.move_to_end(key)

@@ -91,7 +91,7 @@ def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str
     return value
 
 
-_log_cache: BoundedCache[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = BoundedCache(4096)
+_log_cache: BoundedCache[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = BoundedCache(4096, revision_keyed=True)
 
 
 def forget_log_cache() -> None:

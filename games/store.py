@@ -20,7 +20,7 @@ from .engines.registry import get_rules
 from .models import Match, MatchEvent
 
 SNAPSHOT_EVERY = 50
-_cache: BoundedCache[int, tuple[int, Any]] = BoundedCache(2048)  # match id -> (version, state)
+_cache: BoundedCache[int, tuple[int, Any]] = BoundedCache(2048, revision_keyed=True)  # match id -> (version, state)
 
 
 def rules_for(match: Match) -> Rules[Any]:
@@ -44,7 +44,7 @@ def forget_all() -> None:
     _rows.clear()
 
 
-_rows: BoundedCache[int, Match] = BoundedCache(2048)
+_rows: BoundedCache[int, Match] = BoundedCache(2048, revision_keyed=True)
 
 
 def remember_row(match: Match) -> None:

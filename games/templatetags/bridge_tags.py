@@ -1135,12 +1135,14 @@ def _objects_and_piles(
 
 # The objects and money piles of one match state, drawn once for all its viewers (R-89: the board
 # is public): match, seed, version, language and the seat names -> (objects, piles, their SVG).
-_layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]] = BoundedCache(256)
+_layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]] = BoundedCache(
+    256, revision_keyed=True
+)
 
 
 # A state's model as every viewer without legal actions sees it, but for which car is theirs:
 # match, seed, version, language and the seat names -> the spectator's model.
-_public_models: BoundedCache[tuple[Any, ...], dict[str, Any]] = BoundedCache(256)
+_public_models: BoundedCache[tuple[Any, ...], dict[str, Any]] = BoundedCache(256, revision_keyed=True)
 
 
 # Every control the action panel asks about, None where the seat has no such action: a key missing

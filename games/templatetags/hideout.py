@@ -166,7 +166,7 @@ def named(table: dict[str, Any]) -> Any:
 
 # --- fragments every viewer shares ------------------------------------------------------------------
 
-_shared: BoundedCache[tuple[Any, ...], SafeString] = BoundedCache(1024)
+_shared: BoundedCache[tuple[Any, ...], SafeString] = BoundedCache(1024, revision_keyed=True)
 
 
 class SharedNode(template.Node):
