@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -27,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from . import seat_rows
+from .bounded import BoundedCache
 from .models import ActionReceipt, Match, MatchEvent, Seat
 from .store import quoted_columns
 
@@ -97,14 +99,54 @@ def _execute_prepared(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]
     the writer threads keep theirs), each move sends only the parameters: measured in live_bench,
     this is most of the statement's cost on both sides (docs/performance.md, section 10).
     """
-    connection.ensure_connection()
-    started = time.monotonic()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
-        rows: list[tuple[Any, ...]] = cursor.fetchall()
-    if connection.queries_logged:  # as Django's debug cursor does (DEBUG, CaptureQueriesContext)
-        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
-    return rows
+    return _Sent(sql, params).answer()
+
+
+class _Sent:
+    """The prepared statement sent on this thread's connection, its answer read later (:meth:`answer`).
+
+    Between the two the thread is free to work (:mod:`games.speculation`), but not to use the
+    connection: it is busy with the statement. psycopg's ``Cursor.execute`` is its generator driven
+    to the end at once; here it is driven up to its first wait (the statement sent), then resumed.
+    """
+
+    def __init__(self, sql: str, params: dict[str, Any]) -> None:
+        connection.ensure_connection()
+        self.sql = sql
+        self.started = time.monotonic()
+        self.raw = connection.connection
+        self.cursor = psycopg.Cursor(self.raw)
+        steps = self.cursor._execute_gen(sql, params, prepare=True)
+        self.steps: Generator[Any, Any, Any] | None = steps
+        self.waiting_for: Any = None
+        with connection.wrap_database_errors, self.raw.lock:
+            try:
+                self.waiting_for = next(steps)
+            except StopIteration:  # answered without waiting
+                self.steps = None
+
+    def answer(self) -> list[tuple[Any, ...]]:
+        try:
+            with connection.wrap_database_errors, self.raw.lock:
+                if self.steps is not None:
+                    self.raw.wait(_resumed(self.waiting_for, self.steps))
+                rows: list[tuple[Any, ...]] = self.cursor.fetchall()
+        finally:
+            self.cursor.close()
+        if connection.queries_logged:  # as Django's debug cursor does (DEBUG, CaptureQueriesContext)
+            connection.queries_log.append({"sql": self.sql, "time": f"{time.monotonic() - self.started:.3f}"})
+        return rows
+
+
+def _resumed(first_wait: Any, steps: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
+    """``steps`` (already advanced to ``first_wait``) as psycopg's wait loop drives a fresh generator."""
+    ready = yield first_wait
+    while True:
+        try:
+            wait = steps.send(ready)
+        except StopIteration as done:
+            return done.value
+        ready = yield wait
 
 
 def enabled() -> bool:
@@ -119,9 +161,19 @@ class Written:
     bot_seats: list[int]
     audience: list[tuple[int, int]]  # (seat, user) of the seats with open sockets, for the pushes
     seats: list[Seat] | None  # every seat with its player, as after the write (``with_seats``)
+    foreseen: bool = False  # ``seats`` are the ones :meth:`Pending.foreseen_seats` gave
 
 
-def write(
+# match id -> (its revision after this process's last write, that write's seat rows as it left them)
+_seats_after: BoundedCache[int, tuple[int, list[tuple[Any, ...]]]] = BoundedCache(2048)
+
+
+def write(match: Match, **kwargs: Any) -> Written | None:
+    """:func:`send` the move's statement and wait for its answer (:meth:`Pending.finish`)."""
+    return send(match, **kwargs).finish()
+
+
+def send(
     match: Match,
     *,
     seat: int,
@@ -133,14 +185,14 @@ def write(
     at: datetime,
     user: int | None = None,
     with_seats: bool = False,
-) -> Written | None:
-    """Append ``events`` after ``match.version`` in one statement; ``None`` if the guard refused.
+) -> Pending:
+    """Send the statement that appends ``events`` after ``match.version``; its answer is :meth:`Pending.finish`'s.
 
     ``events`` are ``Event.to_json()`` dicts; ``fields`` the match fields the new state changes
     (:func:`games.services.state_changes`); ``waiting`` the decision key per seat waited on.
-    Raises ``IntegrityError`` for a reused idempotency key (nothing is written). With ``user``, the
-    guard also requires that ``seat`` is still that active user's (a socket's move: no query first).
-    ``with_seats``: the same statement reads every seat with its player (``Written.seats``).
+    With ``user``, the guard also requires that ``seat`` is still that active user's (a socket's
+    move: no query first). ``with_seats``: the same statement reads every seat with its player
+    (``Written.seats``). Until ``finish`` the connection is busy: nothing else may use it.
     """
     new_version = match.version + len(events)
     rows = [{"seq": match.version + i, **event} for i, event in enumerate(events, start=1)]
@@ -164,26 +216,72 @@ def write(
         "user": user,
         "seats": json.dumps([{"number": n, "key": waiting.get(n, "")} for n in range(match.seat_count)]),
     }
-    found = _execute_prepared(_sql(with_seats), params)
-    if not found:
-        return None
-    row = found[0]
-    bot_seats = row[2] if isinstance(row[2], list) else json.loads(row[2])
-    seats = None
-    if with_seats:
-        seats = seat_rows.build([r[3:] for r in found])
-        for seat_row in seats:
-            _as_written(seat_row, waiting.get(seat_row.number, ""), at)
-        audience = [(s.number, s.user_id) for s in seats if s.user_id is not None and s.open_sockets > 0]
-    else:
-        audience = row[3] if isinstance(row[3], list) else json.loads(row[3])
-    return Written(
-        revision=row[0],
-        chat_version=row[1],
-        bot_seats=bot_seats,
-        audience=[(int(n), int(u)) for n, u in audience],
-        seats=seats,
-    )
+    sent = _Sent(_sql(with_seats), params)
+    return Pending(sent, match.pk, match.revision, waiting, at, with_seats)
+
+
+class Pending:
+    """A move's statement on the wire (:func:`send`)."""
+
+    def __init__(
+        self, sent: _Sent, match_id: int, revision: int, waiting: dict[int, str], at: datetime, with_seats: bool
+    ) -> None:
+        self._sent = sent
+        self.match_id = match_id
+        self.revision = revision  # the match's, as the move was decided
+        self._waiting = waiting
+        self._at = at
+        self._with_seats = with_seats
+        self._foreseen_rows: list[tuple[Any, ...]] | None = None
+        self._foreseen_seats: list[Seat] | None = None
+
+    def foreseen_seats(self) -> list[Seat] | None:
+        """The seats as the statement will return them, if this process wrote the match's last
+        revision and nothing changed its seats since: its own last write's rows. ``finish``
+        tells whether they were (``Written.foreseen``)."""
+        if not self._with_seats:
+            return None
+        kept = _seats_after.get(self.match_id)
+        if kept is None or kept[0] != self.revision:
+            return None
+        self._foreseen_rows = kept[1]
+        self._foreseen_seats = seat_rows.build(kept[1])
+        for seat_row in self._foreseen_seats:
+            _as_written(seat_row, self._waiting.get(seat_row.number, ""), self._at)
+        return self._foreseen_seats
+
+    def finish(self) -> Written | None:
+        """The statement's answer; ``None`` if the guard refused. Raises ``IntegrityError`` for a
+        reused idempotency key (nothing is written)."""
+        found = self._sent.answer()
+        if not found:
+            return None
+        row = found[0]
+        bot_seats = row[2] if isinstance(row[2], list) else json.loads(row[2])
+        seats = None
+        foreseen = False
+        if self._with_seats:
+            seat_values = [r[3:] for r in found]
+            foreseen = self._foreseen_seats is not None and seat_values == self._foreseen_rows
+            if foreseen:
+                seats = self._foreseen_seats
+            else:
+                seats = seat_rows.build(seat_values)
+                for seat_row in seats:
+                    _as_written(seat_row, self._waiting.get(seat_row.number, ""), self._at)
+            _seats_after.put(self.match_id, (row[0], seat_rows.as_written(seat_values, self._waiting, self._at)))
+            assert seats is not None
+            audience = [(s.number, s.user_id) for s in seats if s.user_id is not None and s.open_sockets > 0]
+        else:
+            audience = row[3] if isinstance(row[3], list) else json.loads(row[3])
+        return Written(
+            revision=row[0],
+            chat_version=row[1],
+            bot_seats=bot_seats,
+            audience=[(int(n), int(u)) for n, u in audience],
+            seats=seats,
+            foreseen=foreseen,
+        )
 
 
 def _as_written(seat: Seat, key: str, at: datetime) -> None:

@@ -21,16 +21,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
-from . import broadcaster, latency_trace, seat_rows, shell_memo
+from . import broadcaster, latency_trace, seat_rows, shell_memo, speculation
 from .bounded import BoundedCache
 from .engines.base import Event
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
-from .store import load_state, rules_for
+from .store import load_state, remember, rules_for
 from .templatetags.hideout import log_items, placeholder
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def user_language(user: Any) -> str:
 
 # --- rendered partials, kept briefly --------------------------------------------------------------
 
-_rendered: BoundedCache[tuple[Any, ...], Rendered] = BoundedCache(512)
+_rendered: BoundedCache[tuple[Any, ...], Rendered] = BoundedCache(512, revision_keyed=True)
 
 
 def _keep(key: tuple[Any, ...], rendered: Rendered) -> None:
@@ -237,6 +238,7 @@ def publish(
     seats_changed: bool = False,
     audience: list[tuple[int, int]] | None = None,
     seats: list[Seat] | None = None,
+    ahead: RenderedAhead | None = None,
 ) -> None:
     """Send the committed change of ``match`` to its sockets (call after commit).
 
@@ -246,8 +248,15 @@ def publish(
     answer to its POST uses it. ``seats_changed`` tells every seat's sockets to look again who they
     are (a player replaced by a bot). ``board=False`` sends the chat box only (a chat message).
     ``audience``: (seat, user) of the seats with sockets, and ``seats`` every seat with its player
-    (:func:`games.seat_rows.seats_of`), where the write already read them.
+    (:func:`games.seat_rows.seats_of`), where the write already read them. ``ahead``: the
+    messages, rendered while the write was on the wire for the revision and seats it confirmed:
+    what that render stored is kept (first, so that the HTMX answer to the mover finds its board,
+    :func:`rendered_board`) and they are sent as they are.
     """
+    if ahead is not None:
+        ahead.held.commit()
+        _send(match, ahead.messages)
+        return
     if events and board and not seats_changed and getattr(rules_for(match), "live", False):
         try:
             publish_live(match, events, audience)
@@ -259,13 +268,60 @@ def publish(
         messages = _publish(match, events or {}, state_before, chat_changed, board, actor, seats_changed, seats)
     except Exception:  # the change is committed; a client that missed it catches up on reconnect
         log.exception("publishing match %s failed", match.pk)
+    _send(match, messages)
+
+
+def _send(match: Match, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """The seats' ``messages`` and the spectators' ping, in one hop to the channel layer."""
     ping = {"type": "match.changed", "revision": match.revision, "chat_version": match.chat_version}
-    messages.append((watch_group(match.pk), ping))
     latency_trace.mark("rendered", match.pk, match.revision)
     try:
-        broadcaster.send_many(messages)  # one hop to the channel layer per move
+        broadcaster.send_many([*messages, (watch_group(match.pk), ping)])
     except Exception:
         log.exception("broadcast failed for match %s", match.pk)
+
+
+class QueryBeforeWrite(Exception):
+    """A render ahead of its write asked the database, whose connection waits for the write."""
+
+
+def _refuse_queries(*args: Any) -> Any:
+    ahead = speculation.current()
+    if ahead is not None:
+        ahead.refused = True
+    raise QueryBeforeWrite("rendered ahead of the write")
+
+
+@dataclass
+class RenderedAhead:
+    """A move's pushes rendered while its write was on the wire (:func:`render_ahead`)."""
+
+    held: speculation.Ahead
+    messages: list[tuple[str, dict[str, Any]]]
+
+
+def render_ahead(
+    match: Match, state: Any, *, events: Mapping[int, Event], state_before: Any, actor: int | None, seats: list[Seat]
+) -> RenderedAhead | None:
+    """What :func:`publish` would send for a move whose write is still on the wire (:mod:`games.speculation`).
+
+    ``match`` is the row as the write is foreseen to leave it, ``state`` the state after the move,
+    ``seats`` the seats as foreseen. ``None`` if the render needed the database (its connection is
+    busy with the write) or failed: the caller publishes after the write, as without this.
+    """
+    logged = len(connection.queries_log)
+    with speculation.rendering() as held, connection.execute_wrapper(_refuse_queries):
+        remember(match.pk, match.version, state)  # held: the state of a version the write has yet to confirm
+        try:
+            messages = _publish(match, events, state_before, False, True, actor, False, seats)
+        except Exception:
+            held.refused = True
+    if held.refused:
+        # A debug cursor (DEBUG, CaptureQueriesContext) logged the query it refused: none was sent.
+        while len(connection.queries_log) > logged and connection.queries_log[-1]["sql"] is None:
+            connection.queries_log.pop()
+        return None
+    return RenderedAhead(held, messages)
 
 
 def live_events(match: Match, events: Mapping[int, Event], seat: int | None) -> list[dict[str, Any]]:

@@ -115,6 +115,26 @@ def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
     return seats
 
 
+def as_written(rows: list[tuple[Any, ...]], waiting: dict[int, str], at: Any) -> list[tuple[Any, ...]]:
+    """``rows`` (of :func:`select_list`) as the guarded write's ``seats`` part leaves them, given the
+    decision key per seat waited on: the rows the next move's statement reads if nothing else
+    changes them (:meth:`games.guarded.Pending.foreseen_seats`)."""
+    attnames = _tables(connection.vendor)[0].attnames
+    number, key_at, since_at, reminded_at = (
+        attnames.index(name) for name in ("number", "waiting_key", "waiting_since", "reminded_at")
+    )
+    out = []
+    for row in rows:
+        key = waiting.get(row[number], "") if row[0] is not None else None
+        if key is None or row[key_at] == key:
+            out.append(row)
+            continue
+        changed = list(row)
+        changed[key_at], changed[since_at], changed[reminded_at] = key, (at if key else None), None
+        out.append(tuple(changed))
+    return out
+
+
 def seats_of(match_id: int) -> list[Seat]:
     """The match's seats in number order, each with ``user`` and its ``profile`` loaded, as
     ``Seat.objects.filter(match_id=…).select_related("user__profile").order_by("number")`` gives."""

@@ -7,6 +7,7 @@ the match row, checks the version, decides with the engine, appends events with 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import logging
@@ -418,7 +419,9 @@ def _submit_guarded(
     new_state = replay(rules, state, events)
     old_version = match.version
     changes = state_changes(match, rules, new_state, old_version, old_version + len(events), now)
-    written = guarded.write(
+    by_seq = {old_version + i: event for i, event in enumerate(events, start=1)}
+    actor = seat if seat != SYSTEM else None
+    pending = guarded.send(
         match,
         seat=seat,
         events=[event.to_json() for event in events],
@@ -430,28 +433,62 @@ def _submit_guarded(
         user=user_id,
         with_seats=not getattr(rules, "live", False),  # a live game's pushes render nothing
     )
+    foreseen, ahead = None, None
+    try:
+        seats = pending.foreseen_seats() if not connection.in_atomic_block else None
+        if seats is not None:
+            # The statement is PostgreSQL's work now: render the pushes meanwhile, for the row as
+            # the write is foreseen to leave it (kept only if it does: games.speculation).
+            foreseen = copy.copy(match)
+            _as_after(
+                foreseen, changes, old_version + len(events), match.revision + 1, match.chat_version, match.bot_seats
+            )
+            ahead = pushes.render_ahead(
+                foreseen, new_state, events=by_seq, state_before=state, actor=actor, seats=seats
+            )
+    finally:
+        written = pending.finish()
     if written is None:
         return None
     latency_trace.mark("written", match.pk, written.revision)
-    for name, value in changes.fields.items():
-        setattr(match, name, value)
-    match.version = old_version + len(events)
-    match.revision, match.chat_version, match.bot_seats = written.revision, written.chat_version, written.bot_seats
-    match.waiting = {str(n): k for n, k in changes.waiting.items()}
+    confirmed = (
+        ahead is not None
+        and foreseen is not None
+        and written.foreseen
+        and (written.revision, written.chat_version, written.bot_seats)
+        == (foreseen.revision, foreseen.chat_version, foreseen.bot_seats)
+    )
+    if confirmed:
+        assert foreseen is not None and ahead is not None
+        match = foreseen
+    else:
+        _as_after(match, changes, old_version + len(events), written.revision, written.chat_version, written.bot_seats)
     remember(match.pk, match.version, new_state)
     remember_row(match)
     _publish_after_commit(
         match,
-        events={old_version + i: event for i, event in enumerate(events, start=1)},
+        events=by_seq,
         state_before=state,
-        actor=seat if seat != SYSTEM else None,
+        actor=actor,
         audience=written.audience,
         seats=written.seats,
+        ahead=ahead if confirmed else None,
     )
     _arm_live_after_commit(match, rules, new_state)
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         _schedule_followups_after_commit(match.pk, match.version)
     return SubmitResult(version=match.version, events=events, revision=match.revision)
+
+
+def _as_after(
+    match: Match, changes: Changes, version: int, revision: int, chat_version: int, bot_seats: list[int]
+) -> None:
+    """``match`` (the cached row) as the guarded write leaves it."""
+    for name, value in changes.fields.items():
+        setattr(match, name, value)
+    match.version = version
+    match.revision, match.chat_version, match.bot_seats = revision, chat_version, bot_seats
+    match.waiting = {str(n): k for n, k in changes.waiting.items()}
 
 
 def _stale(match: Match) -> StaleVersion:

@@ -27,6 +27,7 @@ def test_the_guarded_statement_writes_moves_on_postgresql_only() -> None:
 def test_a_move_on_a_warm_cache_is_one_round_trip_on_postgresql(make_user: Any, monkeypatch: Any) -> None:
     match, _ = started_match(make_user)
     monkeypatch.setattr(pushes, "publish", lambda *a, **k: None)  # count the write alone
+    monkeypatch.setattr(pushes, "render_ahead", lambda *a, **k: None)  # nor the render meanwhile
     with CaptureQueriesContext(connection) as queries:
         result = services.do_submit_action(
             match.pk, 0, {"type": "choose", "roles": ["GOON"]}, expected_version=match.version, idempotency_key="k1"

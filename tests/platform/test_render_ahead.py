@@ -1,0 +1,146 @@
+"""A move's pushes rendered while its write is on the wire (games.speculation), on PostgreSQL.
+
+The render is kept only when the write confirms the revision and the seats it was rendered for;
+otherwise it is dropped, leaves nothing in the process's caches, and the pushes are rendered after
+the write as before. On SQLite (the ORM path, no statement on the wire) nothing is rendered ahead.
+test_fragment_pushes checks that the pushes rendered ahead rebuild the boards a full render gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import guarded, pushes, services, speculation, store
+from games.bounded import BoundedCache
+from games.models import Match, Seat
+from games.presenter import forget_log_cache
+
+from .helpers import started_match
+
+pytestmark = pytest.mark.django_db(transaction=True)  # autocommit, as a server writes
+
+
+def choose(match_id: int, seat: int, **kwargs: Any) -> services.SubmitResult:
+    return services.do_submit_action(match_id, seat, {"type": "choose", "roles": ["THUG"]}, **kwargs)
+
+
+class Recorder:
+    """What ``publish`` was handed and what reached the channel layer, move by move."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.ahead: list[bool] = []
+        self.sent: list[list[tuple[str, dict[str, Any]]]] = []
+        real_publish, real_send = pushes.publish, pushes.broadcaster.send_many
+
+        def publish(*args: Any, **hints: Any) -> None:
+            self.ahead.append(hints.get("ahead") is not None)
+            real_publish(*args, **hints)
+
+        def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+            self.sent.append(list(messages))
+            real_send(messages)
+
+        monkeypatch.setattr(pushes, "publish", publish)
+        monkeypatch.setattr(pushes.broadcaster, "send_many", send_many)
+
+    def seats_sent(self) -> list[int]:
+        """The seats whose part the last move's players' message carried."""
+        return sorted(part["seat"] for _group, m in self.sent[-1] if m["type"] == "seats.update" for part in m["seats"])
+
+
+def test_held_entries_reach_a_cache_only_when_committed() -> None:
+    cache: BoundedCache[str, int] = BoundedCache(8, revision_keyed=True)
+    plain: BoundedCache[str, int] = BoundedCache(8)
+    cache.put("kept", 1)
+    with speculation.rendering() as held:
+        cache.put("kept", 2)
+        cache.put("new", 3)
+        plain.put("plain", 4)  # not keyed by a revision: stored at once
+        assert (cache.get("kept"), cache.get("new")) == (2, 3)  # the render reads what it stored
+    assert (cache.get("kept"), cache.get("new"), plain.get("plain")) == (1, None, 4)
+    held.commit()
+    assert (cache.get("kept"), cache.get("new")) == (2, 3)
+    with speculation.rendering():
+        cache.put("kept", 5)  # dropped with its render
+    assert cache.get("kept") == 2
+
+
+def test_a_move_is_rendered_ahead_unless_its_seats_changed_meanwhile(make_user: Any, monkeypatch: Any) -> None:
+    """A socket that closed in another process since this one's last write changes the seats the
+    write returns: the render done for the foreseen seats is dropped, and the push goes to the seats
+    as they are."""
+    match, _ = started_match(make_user)
+    Seat.objects.filter(match=match).update(open_sockets=1)
+    recorder = Recorder(monkeypatch)
+    choose(match.pk, 0)  # this process writes the match: its seats are foreseen from now on
+    choose(match.pk, 1)
+    assert recorder.ahead[-1] == guarded.enabled()
+    assert recorder.seats_sent() == [0, 1, 2, 3]
+    Seat.objects.filter(match=match, number=0).update(open_sockets=0)
+    choose(match.pk, 2)
+    assert recorder.ahead[-1] is False
+    assert recorder.seats_sent() == [1, 2, 3]
+    choose(match.pk, 3)
+    assert recorder.ahead[-1] == guarded.enabled()  # foreseen again from the write before
+    assert recorder.seats_sent() == [1, 2, 3]
+
+
+def test_a_render_ahead_that_needs_the_database_is_dropped(make_user: Any, monkeypatch: Any) -> None:
+    """With no log lines kept, the log's events must be read, but the connection waits for the write:
+    the render stops at its first query (none is sent, none is logged) and the push follows the write."""
+    match, _ = started_match(make_user)
+    Seat.objects.filter(match=match).update(open_sockets=1)
+    recorder = Recorder(monkeypatch)
+    choose(match.pk, 0)
+    forget_log_cache()
+    with CaptureQueriesContext(connection) as queries:
+        result = choose(match.pk, 1)
+    assert recorder.ahead[-1] is False
+    assert all(q["sql"] for q in queries.captured_queries), queries.captured_queries
+    assert recorder.seats_sent() == [0, 1, 2, 3]
+    assert result.version == Match.objects.get(pk=match.pk).version
+
+
+def test_a_write_the_guard_refuses_keeps_nothing_its_render_ahead_stored(make_user: Any, monkeypatch: Any) -> None:
+    """Another process moved the match on: this one's render for the revision it foresaw is dropped
+    (the board kept for that revision is still the other move's), and the move is decided again."""
+    match, by_seat = started_match(make_user)
+    Seat.objects.filter(match=match).update(open_sockets=1)
+    choose(match.pk, 0)
+    choose(match.pk, 1)
+    before = store.cached_move_base(match.pk)
+    seats_before = guarded._seats_after.get(match.pk)
+    assert before is not None or not guarded.enabled()
+    other = choose(match.pk, 2)  # "another process"
+    assert other.revision is not None
+    board_key = (match.pk, other.revision, by_seat[0].pk, "en", "board")
+    others_board = pushes._rendered.get(board_key)
+    assert others_board is not None
+    if before is not None and seats_before is not None:  # this process forgets it saw that move
+        store.remember(match.pk, before[0].version, before[1])
+        store.remember_row(before[0])
+        guarded._seats_after.put(match.pk, seats_before)
+    real_render_ahead = pushes.render_ahead
+    rendered: list[int] = []
+
+    def render_ahead(match: Match, *args: Any, **kwargs: Any) -> pushes.RenderedAhead | None:
+        ahead = real_render_ahead(match, *args, **kwargs)
+        if ahead is not None:
+            rendered.append(match.revision)
+        return ahead
+
+    monkeypatch.setattr(pushes, "render_ahead", render_ahead)
+    result = choose(match.pk, 3)
+    if guarded.enabled():
+        # Rendered ahead for the revision the other move took, refused; decided again on the fresh row,
+        # whose seats this process did not write (it forgot): rendered after the write.
+        assert rendered == [other.revision]
+    assert pushes._rendered.get(board_key) is others_board
+    assert result.revision == other.revision + 1
+    assert store.cached_move_base(match.pk) is not None
+    state = store.load_state(Match.objects.get(pk=match.pk))
+    assert state == store.rebuild_from_log(Match.objects.get(pk=match.pk))
