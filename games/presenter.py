@@ -410,9 +410,18 @@ def duration_text(seconds: int) -> str:
 
 
 def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
-    """The match's options as the create form named them: translated label and value."""
+    """The match's options as the create form named them: translated label and value.
+
+    An option that names a lobby seat (``seat_options``: its value, police_alarm's first thief) or
+    belongs to one (``per_seat_options``: its label, a seat's handicap) also names the player who
+    sits there now: the seats are shuffled at the start and the choice follows that player.
+    """
     rows = []
     hidden: frozenset[str] = getattr(rules, "site_hidden_options", frozenset())
+    seat_valued: tuple[str, ...] = getattr(rules, "seat_options", ())
+    per_seat: tuple[str, ...] = getattr(rules, "per_seat_options", ())
+    names = seat_names(match) if seat_valued or per_seat else {}
+    seat_of_option = {pattern.format(seat=n): n for pattern in per_seat for n in range(match.seat_count)}
     for option in getattr(rules, "options", ()):
         if option.name in hidden:
             continue
@@ -421,8 +430,18 @@ def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
             shown = _("on") if value else _("off")
         else:
             shown = next((_(label) for key, label in option.choices if key == value), str(value))
-        rows.append({"label": _(option.label), "value": shown})
+        label = _(option.label)
+        if option.name in seat_valued and str(value).isdigit():
+            shown = _with_player(shown, names.get(int(value)))
+        if option.name in seat_of_option:
+            label = _with_player(label, names.get(seat_of_option[option.name]))
+        rows.append({"label": label, "value": shown})
     return rows
+
+
+def _with_player(text: str, player: str | None) -> str:
+    """``text`` about a lobby seat, with the name of the player who sits there (if anyone does)."""
+    return text if not player else _("%(text)s (%(player)s)") % {"text": text, "player": player}
 
 
 def public_context(match: Match) -> dict[str, Any]:

@@ -52,6 +52,33 @@ def test_V3_W10_the_first_police_and_the_handicaps_follow_the_players_chosen_in_
     assert moved, "the shuffle never moved the host: the test proved nothing"
 
 
+def test_V3_W10_the_lobby_names_the_player_each_seat_choice_follows(make_user: Any) -> None:
+    """The lobby's options say who "Seat 2" and "seat 1's handicap" are now: the seats are shuffled
+    at the start, and the choices follow those players (V-3, W-10)."""
+    from django.utils import translation
+
+    from games.presenter import option_rows, seat_names
+    from games.store import rules_for
+
+    host, guest = make_user(), make_user()
+    options = {"variant": "young", "first": "1", "step_ms_0": "300"}
+    match = services.do_create_match(host, "police_alarm", 2, options, 60)
+    services.do_join_match(match.pk, guest)
+    names = seat_names(Match.objects.get(pk=match.pk))
+    client = Client()
+    client.force_login(host)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert f"Seat 2 ({names[1]})" in page
+    assert f"Handicap for seat 1: time per street cell as police ({names[0]})" in page
+    assert f"Handicap for seat 2: time per street cell as police ({names[1]})" in page
+    with translation.override("zh-hant"):
+        rows = option_rows(Match.objects.get(pk=match.pk), rules_for(match))
+    assert any(row["value"].endswith(f"（{names[1]}）") for row in rows), rows
+    services.do_leave_match(match.pk, guest)
+    rows = option_rows(Match.objects.get(pk=match.pk), rules_for(match))
+    assert "Seat 2" in {row["value"] for row in rows}, "an empty seat names nobody"
+
+
 def test_V3_W10_a_rematch_keeps_the_first_police_and_the_handicaps_with_their_players(make_user: Any) -> None:
     """The rematch's lobby seats the player who asks first at seat 1: the choices still follow the players."""
     host, guest = make_user(), make_user()
