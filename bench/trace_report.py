@@ -17,8 +17,9 @@ from _common import pct, table
 
 SEGMENTS = [
     ("frame read -> on a writer thread", "received", "writing"),
+    # The pushes are rendered while the statement runs (pushes.render_ahead), else after it.
     ("decided and written (the guarded statement)", "writing", "written"),
-    ("every connected seat rendered", "written", "rendered"),
+    ("written -> every connected seat's push ready", "written", "rendered"),
     ("rendered -> the first opponent's consumer has it", "rendered", "heard"),
     ("first opponent heard -> last opponent's update sent", "heard", "sent"),
     ("frame read -> the mover's answer sent", "received", "answered"),
