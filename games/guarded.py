@@ -91,19 +91,14 @@ def _sql(with_seats: bool) -> str:
     )
 
 
-def _execute_prepared(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """Run the statement as a prepared statement of this connection, with server-side binding.
+class _Sent:
+    """The statement sent on this thread's connection as a prepared statement, with server-side
+    binding; its answer read later (:meth:`answer`).
 
     Django's cursors bind on the client (every parameter quoted into the text) and PostgreSQL then
     parses and plans the whole statement for each move. Prepared once per connection (the pool and
     the writer threads keep theirs), each move sends only the parameters: measured in live_bench,
     this is most of the statement's cost on both sides (docs/performance.md, section 10).
-    """
-    return _Sent(sql, params).answer()
-
-
-class _Sent:
-    """The prepared statement sent on this thread's connection, its answer read later (:meth:`answer`).
 
     Between the two the thread is free to work (:mod:`games.speculation`), but not to use the
     connection: it is busy with the statement. psycopg's ``Cursor.execute`` is its generator driven
@@ -166,11 +161,6 @@ class Written:
 
 # match id -> (its revision after this process's last write, that write's seat rows as it left them)
 _seats_after: BoundedCache[int, tuple[int, list[tuple[Any, ...]]]] = BoundedCache(2048)
-
-
-def write(match: Match, **kwargs: Any) -> Written | None:
-    """:func:`send` the move's statement and wait for its answer (:meth:`Pending.finish`)."""
-    return send(match, **kwargs).finish()
 
 
 def send(

@@ -451,17 +451,16 @@ def _submit_guarded(
     if written is None:
         return None
     latency_trace.mark("written", match.pk, written.revision)
-    confirmed = (
+    if (
         ahead is not None
         and foreseen is not None
         and written.foreseen
         and (written.revision, written.chat_version, written.bot_seats)
         == (foreseen.revision, foreseen.chat_version, foreseen.bot_seats)
-    )
-    if confirmed:
-        assert foreseen is not None and ahead is not None
-        match = foreseen
+    ):
+        match = foreseen  # the write left the row and seats as the pushes were rendered for
     else:
+        ahead = None
         _as_after(match, changes, old_version + len(events), written.revision, written.chat_version, written.bot_seats)
     remember(match.pk, match.version, new_state)
     remember_row(match)
@@ -472,7 +471,7 @@ def _submit_guarded(
         actor=actor,
         audience=written.audience,
         seats=written.seats,
-        ahead=ahead if confirmed else None,
+        ahead=ahead,
     )
     _arm_live_after_commit(match, rules, new_state)
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
