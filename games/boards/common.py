@@ -11,12 +11,14 @@ def _turn(context: Any, key: Any) -> object:
     return context.get("seat"), context["match"].status, context.get("waiting_on_me")
 
 
-def _standings(context: Any, key: Any) -> object:
-    return context.get("standings")
+def _status(context: Any, key: Any) -> object:
+    # The final standings and who is waited for (read from the spectator's context: a shared fragment).
+    return context.get("standings"), context.get("deadlines"), context.get("live"), context.get("names")
 
 
-def _deadlines(context: Any, key: Any) -> object:
-    return context.get("deadlines"), context.get("live"), context.get("names")
+def _after(context: Any, key: Any) -> object:
+    match = context["match"]
+    return context.get("seat") is None, match.status, match.rematch_id
 
 
 def _resign(context: Any, key: Any) -> object:
@@ -25,7 +27,7 @@ def _resign(context: Any, key: Any) -> object:
 
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "turn": _turn,
-    "match-status": _standings,
-    "match-status-deadlines": _deadlines,
+    "match-status": _status,
+    "match-after": _after,
     "resign": _resign,
 }

@@ -277,7 +277,8 @@ async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plai
                 assert deflate is True
                 for fragment in message["frags"]:
                     ident = next(iter(spans(fragment, top_only=True)))
-                    assert ident.startswith(("heist-seat-", "heist-status", "heist-pool", "heist-result"))
+                    shared = ("heist-seat-", "heist-status", "heist-pool", "heist-result", "match-status")
+                    assert ident.startswith(shared)
                     assert normal(fragment) in spectator_view[0], f"{ident} is not the spectator's"
             elif message["type"] == "update" and message.get("base") is not None:
                 assert deflate is False, "a heist player's diff holds its secrets: never compressed"
