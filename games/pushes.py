@@ -101,13 +101,24 @@ def _digest(text: str) -> str:
 _fragment_digests: dict[str, str] = {}
 _FRAGMENT_DIGESTS = 4096
 _KEPT_DIGEST_CHARS = 8192  # at most 32 MB held here: bridge_race's drawing layers are new every move
+_large_digests: dict[int, tuple[str, str]] = {}
+_LARGE_DIGESTS = 64
 
 
 def _fragment_digest(html: str) -> str:
     """``_digest(html)``, kept for a panel-sized fragment: one reused from games.fragment_memo is the
-    very string it was, and Python keeps a string's hash, so finding it again hashes nothing."""
+    very string it was, and Python keeps a string's hash, so finding it again hashes nothing. A
+    larger one is kept by identity for the few latest: a shared fragment is the same string object
+    in every seat's board of a move (bridge_race's layers, five seats)."""
     if len(html) > _KEPT_DIGEST_CHARS:
-        return _digest(html)
+        latest = _large_digests.get(id(html))
+        if latest is not None and latest[0] is html:
+            return latest[1]
+        if len(_large_digests) >= _LARGE_DIGESTS:
+            _large_digests.clear()
+        digest = _digest(html)
+        _large_digests[id(html)] = (html, digest)  # the string held: its id is not reused meanwhile
+        return digest
     found = _fragment_digests.get(html)
     if found is None:
         if len(_fragment_digests) >= _FRAGMENT_DIGESTS:
