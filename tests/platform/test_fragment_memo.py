@@ -157,6 +157,26 @@ def test_a_fragments_digest_is_its_texts_whether_kept_or_not() -> None:
     assert big not in pushes._fragment_digests  # a drawing layer is not held here
 
 
+def test_a_large_fragment_is_hashed_once_per_string_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shared layer is the same string in every seat's board of a move: hashed for the first seat
+    only. Another string, even with the same text, is hashed again and gets its own text's digest."""
+    hashed: list[str] = []
+    real = pushes._digest
+
+    def counted(text: str) -> str:
+        hashed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(pushes, "_digest", counted)
+    layer = "<g>" + "y" * 9000 + "</g>"
+    other = "".join(["<g>", "y" * 9000, "</g>"])  # equal text, another object
+    changed = layer.replace("y", "z", 1)
+    assert [pushes._fragment_digest(layer) for _seat in range(5)] == [real(layer)] * 5
+    assert pushes._fragment_digest(other) == real(layer)
+    assert pushes._fragment_digest(changed) == real(changed) != real(layer)
+    assert len(hashed) == 3
+
+
 @pytest.mark.django_db
 def test_the_spectators_context_of_shared_fragments_is_kept_per_language(make_user: Any) -> None:
     """A table whose players read different languages: a shared fragment in Chinese is rendered
