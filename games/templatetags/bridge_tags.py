@@ -1174,20 +1174,28 @@ def bridge_model(
 ) -> dict[str, Any]:
     """Everything the board template draws (``board``, see games.boards.bridge_race), once per render.
 
-    ``state_key`` names the match state the view is of (match, seed, version): the objects and
-    money piles, alike for every viewer, are then drawn once per state, language and seat names.
-    The board is public (R-89): only the seat to act has legal actions and placements in its view,
-    so every other seat's model is the spectator's with its own car and dashboard marked "yours",
-    built once per state.
+    The board is public (R-89): a seat's view differs from a spectator's only by its own options
+    (legal actions, placements). So the model is the spectator's, with the viewer's car and
+    dashboard marked "yours", and, for the seat to act, its controls added. ``state_key`` names
+    the match state the view is of (match, seed, version): the spectator's model is then built
+    once per state, language and seat names, for every viewer.
     """
-    if legal or state_key is None or "legal_actions" in view or "placements" in view:
-        return _model(view, seat, legal, names, state_key)
-    key = _state_words_key(state_key, names)
-    public = _public_models.get(key)
-    if public is None:
-        public = _model(view, None, [], names, state_key)
-        _public_models.put(key, public)
-    return public if seat is None else _seen_by(public, view, seat)
+    if state_key is None:
+        public = _model(view, names, None)
+    else:
+        key = _state_words_key(state_key, names)
+        found = _public_models.get(key)
+        if found is None:
+            found = _model(view, names, state_key)
+            _public_models.put(key, found)
+        public = found
+    if not isinstance(seat, int):
+        return public
+    seen = _seen_by(public, view, seat)
+    if not legal:
+        return seen
+    with _words_in(get_language() or ""):
+        return _with_controls(seen, view, seat, list(legal), names)
 
 
 def _state_words_key(state_key: tuple[Any, ...], names: Any) -> tuple[Any, ...]:
@@ -1224,32 +1232,23 @@ def _focus(by_seat: dict[int, dict[str, Any]], turn_seat: Any, active: Any, seat
     return {"x": cell_x(2) + CELL // 2, "y": cell_y(3)}  # nobody on the bridge yet: the start area
 
 
-def _model(
-    view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None
-) -> dict[str, Any]:
+def _model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) -> dict[str, Any]:
     with _words_in(get_language() or ""):
-        return _build_model(view, seat, legal, names, state_key)
+        return _build_model(view, names, state_key)
 
 
-def _build_model(
-    view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None
-) -> dict[str, Any]:
+def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) -> dict[str, Any]:
+    """The spectator's model: no car is "yours" and there are no controls (R-89: nothing else differs)."""
+    seat = None
     names = dict(names or {})
     board = view.get("board") or {}
     wall_row = board.get("wall_row")
-    b = _Board(view)
     turn = view.get("turn")
     active = view.get("active_seat")
     active = active if isinstance(active, int) and active >= 0 else None
     players_info = view.get("players_info") or []
     by_seat = {p["seat"]: p for p in players_info}
-    me = by_seat.get(seat) if isinstance(seat, int) else None
     turn_seat = turn["seat"] if turn else None
-    legal = list(legal or ())
-    placements = view.get("placements") or {}
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for a in legal:
-        groups.setdefault(a["type"], []).append(a)
 
     layers_key = None
     if state_key is not None:
@@ -1403,7 +1402,91 @@ def _build_model(
                 }
             )
 
-    # ---- controls (only legal actions of this seat) ----
+    # shop, adventure row, piles
+    shop = _shop(view, set(), None)
+    face_up_tiles = [
+        {
+            "id": t["id"],
+            "kind": t["kind"],
+            "n": t["n"],
+            "label": adventure_name(t["id"]),
+            "effect": OBJECT_EFFECTS.get(t["kind"], ""),
+        }
+        for t in view.get("face_up") or ()
+    ]
+    end_steps = list(view.get("end_steps") or ())
+    all_steps = ["police", "crane", "shop", "next"]
+    end_strip = []
+    if view.get("phase") == "round_end":
+        pending = set(end_steps)
+        current = end_steps[0] if end_steps else None
+        for s in all_steps:
+            end_strip.append(
+                {"name": END_STEP_NAMES[s], "current": s == current, "done": s not in pending, "skipped": False}
+            )
+
+    prompt = view.get("prompt")
+    prompt_seat = prompt["seat"] if prompt else None
+    return {
+        "svg_objects": svg_objects,
+        "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
+        "svg_piles": svg_piles,
+        "svg_targets": mark_safe(_targets_svg([])),
+        "width": WIDTH,
+        "height": HEIGHT,
+        "cell": CELL,
+        "half": CELL // 2,
+        "objects": objects,
+        "piles": piles,
+        "cars": cars,
+        "off_cars": off_cars,
+        "targets": [],
+        "focus": focus,
+        "players": players,
+        "order": order_strip,
+        "tray": tray,
+        "act": {**_NO_CONTROLS, "any": False},
+        "me": None,
+        "my_turn": False,
+        "active": active,
+        "active_name": names.get(active, "") if active is not None else "",
+        "turn_seat": turn_seat,
+        "turn_name": names.get(turn_seat, "") if turn_seat is not None else "",
+        "turn_char": CHARACTER_NAMES.get(tp["character"], "") if tp else "",
+        "stage": STAGE_NAMES.get(turn["stage"], turn["stage"]) if turn else "",
+        "shop": shop,
+        "face_up": face_up_tiles,
+        "end_strip": end_strip,
+        "finish": [
+            {"number": s + 1, "name": names.get(s, str(s + 1)), "place": i + 1} for i, s in enumerate(finish_order)
+        ],
+        "arrested": [{"number": s + 1, "name": names.get(s, str(s + 1))} for s in view.get("arrest_order") or ()],
+        "end_reason": END_REASON_NAMES.get(view.get("end_reason") or "", view.get("end_reason") or ""),
+        "phase": PHASE_NAMES.get(view.get("phase", ""), view.get("phase", "")),
+        "mode": MODE_NAMES.get(view.get("mode", ""), view.get("mode", "")),
+        "prompt_name": names.get(prompt_seat, "") if prompt_seat is not None else "",
+        "prompt_question": PROMPT_NAMES.get(prompt["kind"], "") if prompt else "",
+        "adventure_discard": [adventure_name(t) for t in view.get("adventure_discard") or ()],
+        "bonus_discard": [BONUS_NAMES.get(t, t) for t in view.get("bonus_discard") or ()],
+    }
+
+
+def _with_controls(
+    seen: dict[str, Any], view: dict[str, Any], seat: int, legal: list[dict[str, Any]], names: Any
+) -> dict[str, Any]:
+    """``seen`` (the spectator's model as ``seat`` sees it) with the seat's controls: its legal
+    actions as forms and as clickable cells of the bridge, and the shop slots it may buy."""
+    names = dict(names or {})
+    board = view.get("board") or {}
+    b = _Board(view)
+    turn = view.get("turn")
+    me = seen["me"]
+    tray = seen["tray"]
+    placements = view.get("placements") or {}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for a in legal:
+        groups.setdefault(a["type"], []).append(a)
+
     act: dict[str, Any] = {**_NO_CONTROLS, "any": bool(legal)}
     targets: list[dict[str, Any]] = []
     if legal and me is not None:
@@ -1617,7 +1700,18 @@ def _build_model(
                     targets.append(_target(lane, row, form_id, "choose", cell_label(lane, row)))
             act["choose"] = {"question": PROMPT_NAMES.get(prompt["kind"], prompt["kind"]), "options": opts}
 
-    # shop, adventure row, piles
+    return {
+        **seen,
+        "act": act,
+        "targets": targets,
+        "svg_targets": mark_safe(_targets_svg(targets)),
+        "my_turn": True,
+        "shop": _shop(view, act.get("buy_slots", set()), me),
+    }
+
+
+def _shop(view: dict[str, Any], buy_slots: set[int], me: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The shop's slots, those ``buy_slots`` marked for sale to the seat ``me``."""
     shop = []
     for s in view.get("shop") or ():
         info = _tile_info(s["tile"], s["colour"]) if s["tile"] else None
@@ -1626,76 +1720,12 @@ def _build_model(
             "price": s["price"],
             "price_text": money(s["price"]),
             "tile": info,
-            "can_buy": s["slot"] in act.get("buy_slots", set()),
+            "can_buy": s["slot"] in buy_slots,
             "payload": {"type": "BUY", "slot": s["slot"]},
         }
         slot["debt"] = bool(me and slot["can_buy"] and s["price"] > me["balance"])
         shop.append(slot)
-    face_up_tiles = [
-        {
-            "id": t["id"],
-            "kind": t["kind"],
-            "n": t["n"],
-            "label": adventure_name(t["id"]),
-            "effect": OBJECT_EFFECTS.get(t["kind"], ""),
-        }
-        for t in view.get("face_up") or ()
-    ]
-    end_steps = list(view.get("end_steps") or ())
-    all_steps = ["police", "crane", "shop", "next"]
-    end_strip = []
-    if view.get("phase") == "round_end":
-        pending = set(end_steps)
-        current = end_steps[0] if end_steps else None
-        for s in all_steps:
-            end_strip.append(
-                {"name": END_STEP_NAMES[s], "current": s == current, "done": s not in pending, "skipped": False}
-            )
-
-    prompt = view.get("prompt")
-    prompt_seat = prompt["seat"] if prompt else None
-    return {
-        "svg_objects": svg_objects,
-        "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
-        "svg_piles": svg_piles,
-        "svg_targets": mark_safe(_targets_svg(targets)),
-        "width": WIDTH,
-        "height": HEIGHT,
-        "cell": CELL,
-        "half": CELL // 2,
-        "objects": objects,
-        "piles": piles,
-        "cars": cars,
-        "off_cars": off_cars,
-        "targets": targets,
-        "focus": focus,
-        "players": players,
-        "order": order_strip,
-        "tray": tray,
-        "act": act,
-        "me": me,
-        "my_turn": bool(legal) and seat is not None,
-        "active": active,
-        "active_name": names.get(active, "") if active is not None else "",
-        "turn_seat": turn_seat,
-        "turn_name": names.get(turn_seat, "") if turn_seat is not None else "",
-        "turn_char": CHARACTER_NAMES.get(tp["character"], "") if tp else "",
-        "stage": STAGE_NAMES.get(turn["stage"], turn["stage"]) if turn else "",
-        "shop": shop,
-        "face_up": face_up_tiles,
-        "end_strip": end_strip,
-        "finish": [
-            {"number": s + 1, "name": names.get(s, str(s + 1)), "place": i + 1} for i, s in enumerate(finish_order)
-        ],
-        "arrested": [{"number": s + 1, "name": names.get(s, str(s + 1))} for s in view.get("arrest_order") or ()],
-        "end_reason": END_REASON_NAMES.get(view.get("end_reason") or "", view.get("end_reason") or ""),
-        "phase": PHASE_NAMES.get(view.get("phase", ""), view.get("phase", "")),
-        "mode": MODE_NAMES.get(view.get("mode", ""), view.get("mode", "")),
-        "prompt_name": names.get(prompt_seat, "") if prompt_seat is not None else "",
-        "prompt_question": PROMPT_NAMES.get(prompt["kind"], "") if prompt else "",
-        "adventure_discard": [adventure_name(t) for t in view.get("adventure_discard") or ()],
-        "bonus_discard": [BONUS_NAMES.get(t, t) for t in view.get("bonus_discard") or ()],
-    }
+    return shop
 
 
 # ---- SVG fragments (built here: a template loop over ~100 items costs several milliseconds) ------

@@ -511,35 +511,44 @@ def test_resolve_dice_posted_without_javascript_changes_the_speed(make_user: Any
 
 
 @pytest.mark.parametrize("mode", ["standard", "closed_border"])
-def test_r89_every_seat_without_actions_gets_the_model_built_for_it_alone(mode: str) -> None:
-    """R-89: the board is public, so a seat with no legal actions is given the spectator's model of
-    the state (built once) with its own car and dashboard marked; over a random race it must equal,
-    value for value, the model built for that seat alone."""
+def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
+    """R-89: the board is public, so every seat's model is the spectator's (built once per state,
+    whichever seat's view it is built from, the acting seat's included) with its own car and
+    dashboard marked, and the acting seat's controls added. Over a random race: the spectator's
+    model built from each seat's view equals the one built from the spectator's view, and each
+    seat's model differs from it only where it says "yours" and in its controls."""
     from games.engines.base import SYSTEM
     from games.templatetags import bridge_tags
 
     rng = random.Random(f"r89-{mode}")
     state = RULES.initial(4, {"mode": mode, "time_limit": 60})
     names = {i: f"Player {i + 1}" for i in range(4)}
-    compared = 0
+    own = {"cars", "off_cars", "svg_cars", "players", "me", "focus"}
+    controls = {"act", "targets", "svg_targets", "my_turn", "shop"}
+    compared = acting = 0
     for version in range(400):
         actors = RULES.actors(state)
         if not actors:
             break
-        for seat in (None, 0, 1, 2, 3):
-            legal = RULES.legal_actions(state, seat) if seat is not None else []
-            if legal:
-                continue
+        spectator = bridge_tags._model(RULES.view(state, None), names, None)
+        for seat in (0, 1, 2, 3):
+            legal = RULES.legal_actions(state, seat)
             view = RULES.view(state, seat)
-            kept = bridge_tags.bridge_model(view, seat, legal, names, (1, f"r89-{mode}", version))
-            alone = bridge_tags._model(view, seat, legal, names, None)
-            assert kept == alone, (version, seat)
+            assert bridge_tags._model(view, names, None) == spectator, (version, seat)
+            model = bridge_tags.bridge_model(view, seat, legal, names, (1, f"r89-{mode}", version))
+            differs = {key for key in model if model[key] != spectator[key]}
+            assert differs <= own | (controls if legal else set()), (version, seat, differs)
+            assert model["me"] == next(p for p in view["players_info"] if p["seat"] == seat)
+            assert [p["seat"] for p in model["players"] if p.get("me")] == [seat]
+            assert all(car.get("mine") == (car["seat"] == seat) for car in model["cars"] + model["off_cars"])
+            assert model["my_turn"] is bool(legal) and model["act"]["any"] is bool(legal)
             compared += 1
+            acting += bool(legal)
         actor = next(iter(actors))
         action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
         for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0 + version)):
             state = RULES.evolve(state, event)
-    assert compared > 400
+    assert compared > 400 and acting > 100
 
 
 def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_behind() -> None:
@@ -555,7 +564,7 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
     built = {}
     for language in ("en", "zh-hant", "en"):
         with translation.override(language):
-            model = bridge_tags._model(view, None, [], names, None)
+            model = bridge_tags._model(view, names, None)
             built[language] = (model["players"][0]["status_text"], bridge_tags.STATUS_NAMES["none"])
         assert bridge_tags._building_in.get() is None
     assert built["en"][0] == built["en"][1] == "not on the bridge yet"
