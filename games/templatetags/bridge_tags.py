@@ -1239,7 +1239,6 @@ def _model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) 
 
 def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) -> dict[str, Any]:
     """The spectator's model: no car is "yours" and there are no controls (R-89: nothing else differs)."""
-    seat = None
     names = dict(names or {})
     board = view.get("board") or {}
     wall_row = board.get("wall_row")
@@ -1278,7 +1277,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
             "facing": p["facing"],
             "char": p["character"],
             "active": p["seat"] == active or p["seat"] == turn_seat,
-            "mine": p["seat"] == seat,
+            "mine": False,
         }
         if p["status"] == "board":
             title = gettext("Car %(n)s: %(name)s (%(char)s), %(speed)s mph, %(facing)s, %(cell)s") % {
@@ -1314,7 +1313,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
                 finish_slot += 1
             off_cars.append({**common, "x": x, "y": y, "title": title, "status": p["status"]})
 
-    focus = _focus(by_seat, turn_seat, active, seat)
+    focus = _focus(by_seat, turn_seat, active, None)
 
     # dashboards
     players = []
@@ -1337,7 +1336,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
                 "seat": s,
                 "number": s + 1,
                 "name": names.get(s, str(s + 1)),
-                "me": s == seat,
+                "me": False,
                 "active": s in (active, turn_seat),
                 "char": p["character"],
                 "char_name": CHARACTER_NAMES.get(p["character"], p["character"] or "—"),
