@@ -48,7 +48,7 @@ def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:
 FragmentInputs = Callable[[Any, Any], object]
 """``inputs(context, key)``: everything a fragment reads from its context, for :mod:`games.fragment_memo`.
 
-``context`` is the viewer's template context (the spectator's for a ``{% shared %}`` block) and
+``context`` is the viewer's template context (the spectator's for a ``{% shared_fragment %}``) and
 ``key`` the fragment's loop key (``None`` for a single one). What it returns need only be
 comparable by ``repr``; leaving out something the fragment shows makes it stale, which the tests
 catch (``HIDEOUT_CHECK_FRAGMENT_INPUTS``).

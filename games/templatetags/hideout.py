@@ -169,35 +169,13 @@ def named(table: dict[str, Any]) -> Any:
 _shared: BoundedCache[tuple[Any, ...], SafeString] = BoundedCache(1024, revision_keyed=True)
 
 
-class SharedNode(template.Node):
-    """``{% shared "name" %}…{% endshared %}``: a fragment of the board every viewer sees alike.
-
-    It is rendered from the *spectator's* context (``presenter.public_context``), never from the
-    viewer's own, so it cannot carry a secret; and it is rendered once per match revision and
-    language, then reused for every seat (the pushes after a move render all of them at once).
-
-    ``{% shared "name" key %}`` is one of several such blocks of a loop (a seat's panel): ``key``
-    is resolved in the viewer's context, and only it, as ``shared_key``, reaches the spectator's
-    context, so it must be something every viewer may know (a seat number).
-    """
-
-    def __init__(self, name: str, key: FilterExpression | None, nodelist: template.NodeList) -> None:
-        self.name = name
-        self.key = key
-        self.nodelist = nodelist
-
-    def render(self, context: template.Context) -> SafeString:
-        key_value = None if self.key is None else self.key.resolve(context)
-        return shared_html(context, self.name, key_value, self.nodelist)
-
-
 def _numbers_plain(nodelist: template.NodeList) -> template.NodeList:
     """``nodelist`` inside ``{% localize off %}``: a number is written as Python writes it.
 
     A board's numbers (money, counts, dice, coordinates, due times) read the same in both of the
     site's languages, which group no thousands and write a decimal point; asking the locale for its
     separators for each of them was 3 % of the calls in rendering a bridge_race board. Every
-    fragment and shared block is parsed so, and every path that renders one (the page, a push, a
+    fragment, shared or not, is parsed so, and every path that renders one (the page, a push, a
     kept shell) renders this node list, so they stay alike.
     """
     return template.NodeList([LocalizeNode(_compact(nodelist), use_l10n=False)])
@@ -231,7 +209,7 @@ def shared_html(
     context: template.Context, name: str, key_value: Any, nodelist: template.NodeList, *, strip: bool = False
 ) -> SafeString:
     """``nodelist`` rendered from the spectator's context with ``shared_key``, once per match
-    revision and language (see :class:`SharedNode`); ``strip``: without surrounding whitespace."""
+    revision and language (see :class:`SharedFragmentNode`); ``strip``: without surrounding whitespace."""
     from games.presenter import public_context
 
     match = context.get("match")
@@ -273,14 +251,6 @@ def _name_and_key(parser: Any, bits: list[str], usage: str) -> tuple[str, Filter
     return bits[1].strip("\"'"), parser.compile_filter(bits[2]) if len(bits) == 3 else None
 
 
-@register.tag("shared")
-def shared(parser: Any, token: Any) -> SharedNode:
-    name, key = _name_and_key(parser, token.split_contents(), '{% shared "name" [key] %}…{% endshared %}')
-    nodelist = _numbers_plain(parser.parse(("endshared",)))
-    parser.delete_first_token()
-    return SharedNode(name, key, nodelist)
-
-
 # --- named fragments of a board ------------------------------------------------------------------
 
 
@@ -305,7 +275,6 @@ class FragmentNode(template.Node):
         self.name = name
         self.key = key
         self.nodelist = nodelist
-        self.has_shared = bool(nodelist.get_nodes_by_type(SharedNode))
         self.by_key = by_key
 
     def render(self, context: template.Context) -> SafeString:
@@ -346,8 +315,7 @@ class FragmentNode(template.Node):
 
         match = context.get("match")
         # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.
-        # A fragment holding shared parts is cheap around them, and they are kept on their own.
-        if match is None or context.get("request") is not None or self.has_shared:
+        if match is None or context.get("request") is not None:
             return render()
         inputs = boards.fragment_inputs(match.game, self.name)
         if inputs is None:
@@ -362,9 +330,14 @@ class FragmentNode(template.Node):
 
 class SharedFragmentNode(FragmentNode):
     """``{% shared_fragment "name" [key] %}<div id="name">…</div>{% endshared_fragment %}``: a fragment
-    every viewer sees alike, the whole of it (its element too) rendered as ``{% shared %}`` renders its
-    block: from the spectator's context, where the key is ``shared_key``, once per match revision and
-    language. A push then costs each further seat a lookup, not a walk of the fragment's template.
+    every viewer sees alike, the whole of it (its element too).
+
+    It is rendered from the *spectator's* context (``presenter.public_context``), never from the
+    viewer's own, so it cannot carry a secret; and it is rendered once per match revision and
+    language, then reused for every seat: a push costs each further seat a lookup, not a walk of
+    the fragment's template. ``key`` (one of a loop's, a seat's panel) is resolved in the viewer's
+    context, and only it, as ``shared_key``, reaches the spectator's context, so it must be
+    something every viewer may know (a seat number).
     """
 
     def _html(self, context: template.Context, key_value: Any) -> SafeString:
