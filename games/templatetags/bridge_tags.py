@@ -1486,9 +1486,9 @@ def _with_controls(
     for a in legal:
         groups.setdefault(a["type"], []).append(a)
 
-    act: dict[str, Any] = {**_NO_CONTROLS, "any": bool(legal)}
+    act: dict[str, Any] = {**_NO_CONTROLS, "any": True}
     targets: list[dict[str, Any]] = []
-    if legal and me is not None:
+    if me is not None:
         act["roll"] = groups.get("ROLL", [None])[0]
         act["finalize"] = groups.get("FINALIZE_DICE", [None])[0]
         rerolls = groups.get("REROLL", [])
@@ -1616,88 +1616,87 @@ def _with_controls(
             )
         act["armed"] = armed
     # choices that do not need the car: adventure placement, car choice, prompts
-    if legal:
-        labels = _labels()
-        adventure = {t: cells for t, cells in placements.items() if t in ADVENTURE}
-        if not adventure:
-            for a in groups.get("PLACE_ADVENTURE", []):
-                adventure.setdefault(a["tile"], []).append(a["cell"])
-        if adventure:
-            face_up = {t["id"]: t for t in view.get("face_up") or ()}
-            cell_tiles: dict[tuple[int, int], list[str]] = {}
-            for tile, cells in adventure.items():
-                for c in cells:
-                    cell_tiles.setdefault((c[0], c[1]), []).append(tile)
-            first = next(iter(adventure))
-            act["adventure"] = {
-                "payload": {"type": "PLACE_ADVENTURE"},
-                "tiles": [
-                    {
-                        "id": t,
-                        "kind": face_up.get(t, {}).get("kind", ADVENTURE.get(t, ("", 0))[0]),
-                        "label": adventure_name(t),
-                        "count": len(cs),
-                        "checked": t == first,
-                    }
-                    for t, cs in adventure.items()
-                ],
-                "cells": [
-                    {"value": f"{c[0]},{c[1]}", "label": labels.get(c) or cell_label(*c), "tiles": " ".join(ts)}
-                    for c, ts in sorted(cell_tiles.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
-                ],
-            }
-            act["adventure"]["options_html"] = _options(act["adventure"]["cells"])
-            adv_fmt = gettext("Place the chosen tile at %(cell)s")
-            for spot, ts in cell_tiles.items():
-                label = adv_fmt % {"cell": labels.get(spot) or cell_label(*spot)}
-                value = f"{spot[0]},{spot[1]}"
-                targets.append(_target(*spot, "br-adv", "adv", label, field="cell", value=value, tiles=" ".join(ts)))
-        cars_ = groups.get("CHOOSE_CAR", [])
-        if cars_:
-            chars = list(dict.fromkeys(a["character"] for a in cars_))
-            starts = list(dict.fromkeys(a["start"] for a in cars_))
-            start_money = {k: v["money"] for k, v in (board.get("start_cells") or {}).items()}
-            act["choose_car"] = {
-                "payload": {"type": "CHOOSE_CAR"},
-                "chars": [
-                    {
-                        "id": c,
-                        "name": CHARACTER_NAMES.get(c, c),
-                        "ability": CHARACTER_ABILITIES.get(c, ""),
-                        "fill": _paint(c)[0],
-                        "outline": _paint(c)[2],
-                        "colour_name": CHARACTER_COLOUR_NAMES[c],
-                    }
-                    for c in chars
-                ],
-                "starts": [
-                    {"id": s, "label": cell_label(*START_CELLS[s][0]), "money": money(start_money.get(s, 0))}
-                    for s in starts
-                ],
-            }
-            for s in starts:
-                lane, row = START_CELLS[s][0]
-                label = gettext("Start at %(start)s (%(cell)s)") % {"start": s, "cell": cell_label(lane, row)}
-                targets.append(_target(lane, row, "br-car", "start", label, field="start", value=s))
-        prompt = view.get("prompt")
-        if groups.get("CHOOSE") and prompt:
-            choices = placements.get("CHOOSE") or prompt["options"]
-            opts = []
-            for a in groups["CHOOSE"]:
-                i = a["option"]
-                lane, row = choices[i]
-                form_id = f"br-choose-{i}"
-                opts.append(
-                    {
-                        "payload": a,
-                        "label": cell_label(lane, row),
-                        "form_id": form_id,
-                        "hl": f"{lane},{row}" if on_bridge(lane, row) else "",
-                    }
-                )
-                if on_bridge(lane, row):
-                    targets.append(_target(lane, row, form_id, "choose", cell_label(lane, row)))
-            act["choose"] = {"question": PROMPT_NAMES.get(prompt["kind"], prompt["kind"]), "options": opts}
+    labels = _labels()
+    adventure = {t: cells for t, cells in placements.items() if t in ADVENTURE}
+    if not adventure:
+        for a in groups.get("PLACE_ADVENTURE", []):
+            adventure.setdefault(a["tile"], []).append(a["cell"])
+    if adventure:
+        face_up = {t["id"]: t for t in view.get("face_up") or ()}
+        cell_tiles: dict[tuple[int, int], list[str]] = {}
+        for tile, cells in adventure.items():
+            for c in cells:
+                cell_tiles.setdefault((c[0], c[1]), []).append(tile)
+        first = next(iter(adventure))
+        act["adventure"] = {
+            "payload": {"type": "PLACE_ADVENTURE"},
+            "tiles": [
+                {
+                    "id": t,
+                    "kind": face_up.get(t, {}).get("kind", ADVENTURE.get(t, ("", 0))[0]),
+                    "label": adventure_name(t),
+                    "count": len(cs),
+                    "checked": t == first,
+                }
+                for t, cs in adventure.items()
+            ],
+            "cells": [
+                {"value": f"{c[0]},{c[1]}", "label": labels.get(c) or cell_label(*c), "tiles": " ".join(ts)}
+                for c, ts in sorted(cell_tiles.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
+            ],
+        }
+        act["adventure"]["options_html"] = _options(act["adventure"]["cells"])
+        adv_fmt = gettext("Place the chosen tile at %(cell)s")
+        for spot, ts in cell_tiles.items():
+            label = adv_fmt % {"cell": labels.get(spot) or cell_label(*spot)}
+            value = f"{spot[0]},{spot[1]}"
+            targets.append(_target(*spot, "br-adv", "adv", label, field="cell", value=value, tiles=" ".join(ts)))
+    cars_ = groups.get("CHOOSE_CAR", [])
+    if cars_:
+        chars = list(dict.fromkeys(a["character"] for a in cars_))
+        starts = list(dict.fromkeys(a["start"] for a in cars_))
+        start_money = {k: v["money"] for k, v in (board.get("start_cells") or {}).items()}
+        act["choose_car"] = {
+            "payload": {"type": "CHOOSE_CAR"},
+            "chars": [
+                {
+                    "id": c,
+                    "name": CHARACTER_NAMES.get(c, c),
+                    "ability": CHARACTER_ABILITIES.get(c, ""),
+                    "fill": _paint(c)[0],
+                    "outline": _paint(c)[2],
+                    "colour_name": CHARACTER_COLOUR_NAMES[c],
+                }
+                for c in chars
+            ],
+            "starts": [
+                {"id": s, "label": cell_label(*START_CELLS[s][0]), "money": money(start_money.get(s, 0))}
+                for s in starts
+            ],
+        }
+        for s in starts:
+            lane, row = START_CELLS[s][0]
+            label = gettext("Start at %(start)s (%(cell)s)") % {"start": s, "cell": cell_label(lane, row)}
+            targets.append(_target(lane, row, "br-car", "start", label, field="start", value=s))
+    prompt = view.get("prompt")
+    if groups.get("CHOOSE") and prompt:
+        choices = placements.get("CHOOSE") or prompt["options"]
+        opts = []
+        for a in groups["CHOOSE"]:
+            i = a["option"]
+            lane, row = choices[i]
+            form_id = f"br-choose-{i}"
+            opts.append(
+                {
+                    "payload": a,
+                    "label": cell_label(lane, row),
+                    "form_id": form_id,
+                    "hl": f"{lane},{row}" if on_bridge(lane, row) else "",
+                }
+            )
+            if on_bridge(lane, row):
+                targets.append(_target(lane, row, form_id, "choose", cell_label(lane, row)))
+        act["choose"] = {"question": PROMPT_NAMES.get(prompt["kind"], prompt["kind"]), "options": opts}
 
     return {
         **seen,

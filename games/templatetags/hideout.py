@@ -205,18 +205,16 @@ def render_language(context: template.Context) -> str:
     return found if isinstance(found, str) else translation.get_language()
 
 
-def shared_html(
-    context: template.Context, name: str, key_value: Any, nodelist: template.NodeList, *, strip: bool = False
-) -> SafeString:
+def shared_html(context: template.Context, name: str, key_value: Any, nodelist: template.NodeList) -> SafeString:
     """``nodelist`` rendered from the spectator's context with ``shared_key``, once per match
-    revision and language (see :class:`SharedFragmentNode`); ``strip``: without surrounding whitespace."""
+    revision and language, without surrounding whitespace (see :class:`SharedFragmentNode`)."""
     from games.presenter import public_context
 
     match = context.get("match")
     if match is None:  # a board drawn from a bare view (a preview, a test): no spectator but its own
         with context.push(shared_key=key_value):
             alone = nodelist.render(context)
-        return mark_safe(alone.strip() if strip else alone)
+        return mark_safe(alone.strip())
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
     key = (match.pk, match.seed, match.revision, render_language(context), name, key_value)
     html = _shared.get(key)
@@ -227,7 +225,7 @@ def shared_html(
             public = context.new(public_values)
             public["shared_key"] = key_value
             html = nodelist.render(public)
-            return mark_safe(html.strip() if strip else html)
+            return mark_safe(html.strip())
 
         inputs = boards.fragment_inputs(match.game, name)
         if inputs is None:
@@ -341,7 +339,7 @@ class SharedFragmentNode(FragmentNode):
     """
 
     def _html(self, context: template.Context, key_value: Any) -> SafeString:
-        return shared_html(context, self.name, key_value, self.nodelist, strip=True)
+        return shared_html(context, self.name, key_value, self.nodelist)
 
     def _alone(self, context: template.Context) -> bool:
         return True  # rendered from the spectator's context and its key, wherever it sits
