@@ -197,7 +197,9 @@
     var board = document.getElementById("board");
     var have = board ? parseInt(board.dataset.gameVersion, 10) : -1;
     if (data.version <= have) return;
-    if (data.after !== have) { sync(); return; }
+    // A hole asks for the board, and so does a lobby (game version 0): the game that started there
+    // comes as a whole board, with its script's data, not as events.
+    if (data.after !== have || have <= 0) { sync(); return; }
     if (board) board.dataset.gameVersion = data.version;
     document.dispatchEvent(new CustomEvent("hideout:events", { detail: data }));
   }
@@ -337,12 +339,27 @@
     else setTimeout(function () { if (pending[message.key] && !send(message)) postMove(message.key); }, FALLBACK_MS);
   });
 
-  // Nor may an HTMX answer put back a board older than one a push has already shown.
+  // Nor may an HTMX answer put back a board older than one a push has already shown (a live
+  // game's events move its game version on, not its revision).
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = document.getElementById("board");
-    if (!current || event.detail.target !== current) return;
-    var found = /<section[^>]*\bid="board"[^>]*\bdata-version="([\d-]+)"/.exec(event.detail.serverResponse || "");
-    if (found && newer(current.dataset.version, found[1])) event.detail.shouldSwap = false;
+    var target = event.detail.target;
+    if (target && target.id === "board" && !target.isConnected) {  // a push has replaced it meanwhile
+      event.detail.shouldSwap = false;
+      return;
+    }
+    if (!current || target !== current) return;
+    var tag = /<section[^>]*\bid="board"[^>]*>/.exec(event.detail.serverResponse || "");
+    if (!tag) return;
+    var revision = /\bdata-version="([\d-]+)"/.exec(tag[0]), game = /\bdata-game-version="(\d+)"/.exec(tag[0]);
+    if (revision && newer(current.dataset.version, revision[1])) event.detail.shouldSwap = false;
+    if (game && parseInt(current.dataset.gameVersion, 10) > parseInt(game[1], 10)) event.detail.shouldSwap = false;
+  });
+  // A board HTMX swapped in (the started match's, in place of the lobby's) is news to the game's script.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target && event.target.id === "board") {
+      document.dispatchEvent(new CustomEvent("hideout:swapped", { detail: { id: "board" } }));
+    }
   });
 
   function scrollChat() {

@@ -574,9 +574,6 @@
     window.addEventListener("blur", function () { held = []; });  // W-6: keys count only with focus
     document.addEventListener("hideout:events", function (e) { if (data) onEvents(e.detail); });
     document.addEventListener("hideout:answer", function (e) { if (data) onAnswer(e.detail); });
-    document.addEventListener("hideout:swapped", function (e) {
-      if ((e.detail.id === "board" || e.detail.id === "pa") && $("pa-data")) init();
-    });
     setInterval(function () { if (data && root.isConnected) tick(); }, 100);
     setInterval(function () { if (data) drive(); }, 20);
   }
@@ -622,5 +619,9 @@
   window.PoliceAlarm = { view: function () { return view; }, predicted: function () { return predicted; } };
 
   bindSocket();
+  // A board swapped in brings a fresh view, the started match's too (in place of the lobby's).
+  document.addEventListener("hideout:swapped", function (e) {
+    if ((e.detail.id === "board" || e.detail.id === "pa") && $("pa-data")) init();
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();

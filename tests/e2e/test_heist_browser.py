@@ -304,15 +304,13 @@ def test_three_players_play_a_heist_match_to_the_end(live_site: LiveSite, browse
         expect(start).to_be_visible(timeout=TIMEOUT)
         assert_not_reloaded(p1)
 
-        # -- player 1 starts (HTMX answers with HX-Redirect: player 1's page reloads, by design) ------
-        with p1.page.expect_navigation():
-            start.click()
+        # -- player 1 starts: the started board takes the lobby's place, no page reloads ------------
+        start.click()
         for player in players:
             expect(player.page.locator("#board .heist-status")).to_contain_text("Heist 1 of 6", timeout=TIMEOUT)
             expect(player.page.locator("#board .heist-status")).to_contain_text("Quick game")
-        mark_loaded(p1.page)
-        assert_not_reloaded(p2)
-        assert_not_reloaded(p3)
+        for player in players:
+            assert_not_reloaded(player)
 
         # -- chat reaches the others live --------------------------------------------------------------
         hello = f"good luck {run}"
@@ -441,10 +439,9 @@ def test_a_player_and_two_bots_play_to_the_end(live_site: LiveSite, browser: Any
             with page.expect_navigation():  # HX-Redirect
                 panel.get_by_role("button", name="Fill a seat with a bot").click()
             expect(panel).to_contain_text(f"{taken} of 3 seats taken.", timeout=TIMEOUT)
-        with page.expect_navigation():  # HX-Redirect
-            page.locator("#start-match").click()
-        expect(page.locator("#board .heist-status")).to_contain_text("Heist 1 of 6", timeout=TIMEOUT)
         mark_loaded(page)
+        page.locator("#start-match").click()  # no reload: the started board is swapped in
+        expect(page.locator("#board .heist-status")).to_contain_text("Heist 1 of 6", timeout=TIMEOUT)
 
         standings = page.locator("#board .standings")
         commit = page.locator("#board .actions").get_by_role("button", name="Commit: I stay", exact=True)

@@ -68,7 +68,8 @@ def create_police_alarm(host: Player, *, bot: bool = False, young: bool = False)
     page.get_by_role("button", name="Create").click()
     expect(page).to_have_url(re.compile(r"/m/\d+/$"), timeout=TIMEOUT)
     if bot:
-        page.get_by_role("button", name="Fill a seat with a bot").click()
+        with page.expect_navigation():  # HX-Redirect: the host's lobby reloads
+            page.get_by_role("button", name="Fill a seat with a bot").click()
     return page.url, page.locator("#invite").input_value()
 
 
@@ -130,19 +131,16 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         start = p1.page.locator("#start-match")
         expect(start).to_be_visible(timeout=TIMEOUT)
         expect(p1.page.locator("#live-rtt")).to_contain_text("Your round trip", timeout=TIMEOUT)  # T-21, lobby
-        with p1.page.expect_navigation():
-            start.click()
-        p2.page.reload()
+        for player in (p1, p2):
+            mark_loaded(player.page)
+        start.click()  # the game comes to both lobbies without a reload: no socket closes (T-23)
         by_role = {role_of(p.page): p for p in (p1, p2)}
         thief, police = by_role["thief"].page, by_role["police"].page
-        mark_loaded(thief)
-        mark_loaded(police)
         expect(thief.locator("#pa-stack li")).to_have_count(6)  # D-16: the six codes, public
         expect(police.locator("#pa-stack li")).to_have_count(6)
         expect(police.locator("#pa-hide")).to_be_hidden()
 
         # -- the thief hides on the map; the police sees nothing of it (H-2) -----------------------
-        # Loading the pages closed sockets: the game was suspended and resumes 3 s after (T-24, T-25).
         expect(thief.locator("#pa-status")).to_contain_text("Choose two crime scenes", timeout=TIMEOUT)
         for circle in HIDDEN:
             thief.locator(f'.pa-circle[data-circle="{circle}"]').click()
@@ -197,6 +195,7 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         screenshot(thief, "police_alarm-police")
         for player in (p1, p2):
             assert not player.errors, player.errors
+            assert_not_reloaded(player)
     finally:
         p1.context.close()
         p2.context.close()
@@ -217,11 +216,10 @@ def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site
         join(p2, invite, match_url, 2, 2)
         start = p1.page.locator("#start-match")
         expect(start).to_be_visible(timeout=TIMEOUT)
-        with p1.page.expect_navigation():
-            start.click()
-        p2.page.reload()
         for page in (p1.page, p2.page):
             mark_loaded(page)
+        start.click()
+        for page in (p1.page, p2.page):
             expect(page.locator("#pa")).to_have_class(re.compile(r"\bpa-young\b"))
             expect(page.locator("#pa-safes")).to_be_hidden()  # V-9: no dice, no safes
             expect(page.locator("#pa-round")).to_contain_text("Turn 1")
@@ -303,9 +301,15 @@ def test_one_player_plays_a_round_against_a_bot_on_a_phone(live_site: LiveSite, 
         create_police_alarm(p1, bot=True)
         start = p1.page.locator("#start-match")
         expect(start).to_be_visible(timeout=TIMEOUT)
-        with p1.page.expect_navigation():
-            start.click()
         page = p1.page
+        mark_loaded(page)
+        start.click()
+        # The started board takes the lobby's place without a reload: the socket stays open, so the
+        # game never counts the host as gone (T-23) and plays on at once, with no resume countdown.
+        expect(page.locator("#pa-status")).to_contain_text(
+            re.compile("Choose two crime scenes|Sound the start siren"), timeout=TIMEOUT
+        )
+        assert_not_reloaded(p1)
         if role_of(page) == "thief":
             page.get_by_role("button", name="Let chance choose").click()
             expect(page.locator(".pa-circle.mine")).to_have_count(2, timeout=TIMEOUT)

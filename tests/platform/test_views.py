@@ -87,11 +87,24 @@ def test_invite_link_join_and_start(make_user: Any) -> None:
         assert "Join this match" in page
         assert client.post(reverse("match_join", args=[match.pk])).status_code == 302
     page = client_for(host).get(match.get_absolute_url()).content.decode()
-    assert "Start the match" in page
+    assert "Start the match" in page and 'hx-target="#board" hx-swap="outerHTML"' in page
+    response = client_for(host).post(reverse("match_start", args=[match.pk]), HTTP_HX_REQUEST="true")
+    # The started board takes the lobby's place: no reload, so a live game's socket stays open (T-23).
+    assert response.status_code == 200 and "HX-Redirect" not in response
+    board = response.content.decode()
+    assert board.lstrip().startswith('<section id="board"') and "Choose your role in secret" in board
+    assert "Start the match" not in board
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+
+def test_a_refused_start_reloads_the_page_to_say_why(make_user: Any) -> None:
+    host = make_user()
+    match = services.do_create_match(host, "heist", 3, {}, 60)
     response = client_for(host).post(reverse("match_start", args=[match.pk]), HTTP_HX_REQUEST="true")
     assert response.status_code == 204 and response["HX-Redirect"] == match.get_absolute_url()
     match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE
+    assert match.status == Match.Status.LOBBY
 
 
 def test_a_guest_cannot_start(make_user: Any) -> None:
