@@ -247,9 +247,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._forward_live(event)
 
     async def match_live(self, event: dict[str, Any]) -> None:
-        """A live game's public events, for spectators (players take their seat's part of ``seats.live``)."""
-        if self.seat is None:
-            await self._forward_live(event)
+        """A live game's public events, for spectators (players take their seat's part of ``seats.live``).
+
+        The game's first events (``after`` 0: it has just started) reach the sockets opened in the
+        lobby, whose users may be players now: each gets its whole board instead, and rendering it
+        finds out its seat (so it listens to its seat's events from then on, never a spectator's).
+        """
+        if self.seat is not None:
+            return
+        if event["after"] == 0:
+            await self.push(only_if_newer=True)
+            return
+        await self._forward_live(event)
 
     async def _forward_live(self, event: dict[str, Any]) -> None:
         """Forward a live message in version order.

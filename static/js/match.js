@@ -197,9 +197,7 @@
     var board = document.getElementById("board");
     var have = board ? parseInt(board.dataset.gameVersion, 10) : -1;
     if (data.version <= have) return;
-    // A hole asks for the board, and so does a lobby (game version 0): the game that started there
-    // comes as a whole board, with its script's data, not as events.
-    if (data.after !== have || have <= 0) { sync(); return; }
+    if (data.after !== have) { sync(); return; }
     if (board) board.dataset.gameVersion = data.version;
     document.dispatchEvent(new CustomEvent("hideout:events", { detail: data }));
   }

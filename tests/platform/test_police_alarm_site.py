@@ -341,3 +341,49 @@ def test_W15_the_driving_school_is_a_board_of_its_own_with_no_thief_and_no_score
     assert f"<h1>{heading}</h1>" in html
     guide = client.get(reverse("how_to_play", args=["police_alarm"])).content.decode()
     assert reverse("driving_school") in guide
+
+
+@pytest.mark.asyncio
+async def test_T23_sockets_opened_in_the_lobby_get_their_seats_board_at_the_start_and_no_one_is_gone(
+    make_user: Any,
+) -> None:
+    """Starting reloads no page, so the sockets opened in the lobby stay open: the game counts no
+    player gone (T-23). Each gets its own seat's board at the start (not a spectator's events), and
+    its seat's view with each event from then on; a spectator's socket gets the spectator's."""
+    users = [await sync_to_async(make_user)() for _ in range(3)]
+    host, guest, _spectator = users
+    match = await sync_to_async(services.do_create_match)(host, "police_alarm", 2, {}, 60)
+    await sync_to_async(services.do_join_match)(match.pk, guest)
+    sockets = {user.pk: await connect(user, match.pk) for user in users}
+    for socket in sockets.values():
+        await messages(socket)
+    await sync_to_async(services.do_start_match)(match.pk, host)
+    started = await sync_to_async(Match.objects.get)(pk=match.pk)
+    seat_of = {user.pk: number for number, user in (await sync_to_async(seats_of)(started)).items()}
+    thief = await sync_to_async(lambda: load_state(Match.objects.get(pk=match.pk)).thief)()
+
+    def role(user: Any) -> str:
+        if user.pk not in seat_of:
+            return "spectator"
+        return "thief" if seat_of[user.pk] == thief else "police"
+
+    for user in users:
+        received = await messages(sockets[user.pk])
+        boards = [m for m in received if m["type"] == "update" and 'id="board"' in m["html"]]
+        assert boards and not events_of(received), received
+        assert f"pa-role-{role(user)}" in boards[-1]["html"]
+    police = next(seat_of[user.pk] for user in (host, guest) if role(user) == "police")
+    await sync_to_async(services.do_submit_action)(match.pk, police, {"type": "ready"})
+    for user in users:
+        views = [m["view"] for m in await messages(sockets[user.pk]) if m["type"] == "events"]
+        assert [view["role"] for view in views] == [role(user)]
+    kinds = await sync_to_async(
+        lambda: set(MatchEvent.objects.filter(match_id=match.pk).values_list("type", flat=True))
+    )()
+    assert "disconnected" not in kinds and "suspended" not in kinds
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+def seats_of(match: Match) -> dict[int, Any]:
+    return {seat.number: seat.user for seat in match.seats.select_related("user")}
