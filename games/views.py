@@ -118,7 +118,7 @@ def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpR
         elif action == "start":
             services.do_start_match(match.pk, request.user)
             if request.htmx:
-                return _started_board(request, match.pk)
+                return _started_board(request, match)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     if request.htmx:
@@ -126,13 +126,13 @@ def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpR
     return redirect(match)
 
 
-def _started_board(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def _started_board(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     """The started match's board, in place of the lobby's, without reloading the page.
 
     A reload would close the host's socket, and a live game counts a closed socket as its player
     gone (T-23): it would pause at once and go on only after a resume countdown (T-25).
     """
-    match = get_object_or_404(Match, pk=match_id)
+    match.refresh_from_db()
     context = match_context(match, request.user, parts=frozenset({"board"}))
     return render(request, f"{MATCH_TEMPLATE}#board", context)  # the form targets #board
 
