@@ -344,12 +344,13 @@ def test_W15_the_driving_school_is_a_board_of_its_own_with_no_thief_and_no_score
 
 
 @pytest.mark.asyncio
-async def test_T23_sockets_opened_in_the_lobby_get_their_seats_board_at_the_start_and_no_one_is_gone(
+async def test_T23_H2_sockets_opened_in_the_lobby_get_their_seats_board_at_the_start_and_no_one_is_gone(
     make_user: Any,
 ) -> None:
     """Starting reloads no page, so the sockets opened in the lobby stay open: the game counts no
     player gone (T-23). Each gets its own seat's board at the start (not a spectator's events), and
-    its seat's view with each event from then on; a spectator's socket gets the spectator's."""
+    its seat's view with each event from then on; a spectator's socket gets the spectator's. The
+    thief's hidden scenes then reach the thief's socket only (H-2)."""
     users = [await sync_to_async(make_user)() for _ in range(3)]
     host, guest, _spectator = users
     match = await sync_to_async(services.do_create_match)(host, "police_alarm", 2, {}, 60)
@@ -377,6 +378,15 @@ async def test_T23_sockets_opened_in_the_lobby_get_their_seats_board_at_the_star
     for user in users:
         views = [m["view"] for m in await messages(sockets[user.pk]) if m["type"] == "events"]
         assert [view["role"] for view in views] == [role(user)]
+    await sync_to_async(services.do_submit_action)(match.pk, thief, {"type": "place", "circles": HIDDEN})
+    for user in users:
+        received = await messages(sockets[user.pk])
+        views = [m["view"] for m in received if m["type"] == "events"]
+        assert views, role(user)
+        if role(user) == "thief":
+            assert views[-1]["placement"] == HIDDEN
+        else:
+            assert '"placement"' not in json.dumps(received), f"H-2: the {role(user)}'s socket got the scenes"
     kinds = await sync_to_async(
         lambda: set(MatchEvent.objects.filter(match_id=match.pk).values_list("type", flat=True))
     )()
