@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -92,6 +92,25 @@ MESSAGES: dict[str, str] = {
 }
 
 
+# The site asks, after each move, for the acting seat's legal actions and its view (which holds
+# them too) beside every other viewer's: both are kept for the latest states, found by identity (a
+# state is never changed). The state is held with them, so that its id is not reused meanwhile.
+_RECENT = 32
+_recent: dict[tuple[int, str, int | None], tuple[Game, Any]] = {}
+
+
+def _kept(state: Game, what: str, seat: int | None, build: Callable[[], Any]) -> Any:
+    key = (id(state), what, seat)
+    hit = _recent.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    value = build()
+    if len(_recent) >= _RECENT:
+        _recent.clear()  # simpler than an LRU: the latest states are the ones asked for again
+    _recent[key] = (state, value)
+    return value
+
+
 class BridgeRaceRules:
     slug = "bridge_race"
     name = gettext_noop("Bridge Race")
@@ -132,7 +151,7 @@ class BridgeRaceRules:
         return frozenset() if a is None else frozenset({a})
 
     def legal_actions(self, state: Game, seat: int) -> list[dict[str, Any]]:
-        return legal(state, seat)
+        return list(_kept(state, "legal", seat, lambda: legal(state, seat)))
 
     def parse_action(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         return parse(payload)
@@ -263,7 +282,12 @@ class BridgeRaceRules:
         return apply_patch(state, patch, sec)
 
     def view(self, state: Game, seat: int | None) -> dict[str, Any]:
-        return view_mod.view(state, seat)
+        """``view.view``, from the spectator's view of ``state`` built once (R-89: the acting seat's
+        adds only its options) and the legal actions it shares with :meth:`legal_actions`."""
+        out = dict(_kept(state, "view", None, lambda: view_mod.public_view(state)))
+        if seat is not None and out["active_seat"] == seat:
+            out.update(view_mod.seat_options(state, seat, self.legal_actions(state, seat)))
+        return out
 
     def outcome(self, state: Game) -> Outcome | None:
         return outcome_of(state)

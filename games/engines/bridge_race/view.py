@@ -28,6 +28,22 @@ def _dice(g: Game, seat: int) -> list[dict[str, Any]]:
 
 
 def view(g: Game, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` sees (``None``: a spectator): everything public (R-89), and for the seat to act
+    its options."""
+    out = public_view(g)
+    if seat is not None and out["active_seat"] == seat:
+        out.update(seat_options(g, seat, legal(g, seat)))
+    return out
+
+
+def seat_options(g: Game, seat: int, legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the acting ``seat``'s view adds to a spectator's: its ``legal_actions`` and every cell
+    each of its placements accepts (legal_actions samples the cells near the car)."""
+    return {"legal_actions": legal_actions, "placements": placements(g, seat)}
+
+
+def public_view(g: Game) -> dict[str, Any]:
+    """The view of a spectator; a seat's differs only by its options when it acts (R-89)."""
     sim = Sim(g)
     cells = []
     keys = set(g.objects) | set(g.money) | {c.cell for c in g.cars if c.status == "board"}
@@ -151,10 +167,6 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         },
         "end_reason": g.end_reason,
     }
-    if seat is not None and a == seat:
-        out["legal_actions"] = legal(g, seat)
-        # legal_actions samples the cells near the car; the board offers every accepted cell.
-        out["placements"] = placements(g, seat)
     return out
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 
 from games.engines.base import DecideContext, replay
+from games.engines.bridge_race import view as view_mod
+from games.engines.bridge_race.legal import legal
 from games.engines.bridge_race.rules import BridgeRaceRules
 
 OWN_OPTIONS = {"legal_actions", "placements"}  # what this seat may do now: derived from public state
@@ -39,3 +41,36 @@ def test_r89_a_seats_view_differs_from_a_spectators_only_by_its_own_options() ->
             events = rules.decide(state, seat, action, context)
             state = replay(rules, state, events)
         assert checked > 100
+
+
+def test_r89_r93_views_and_legal_actions_kept_per_state_are_the_engines_own_each_time() -> None:
+    """The rules object keeps the spectator's view and the legal actions of the latest states
+    (the site asks for them several times a move): what it answers is what the view and the legal
+    actions (R-93) of that state are, and each answer is a list and dict of its own."""
+    rules = BridgeRaceRules()
+    rng = random.Random(7)
+    state = rules.initial(4, {})
+    acted = 0
+    for step in range(300):
+        actors = sorted(rules.actors(state))
+        if not actors:
+            break
+        for seat in (None, 0, 1, 2, 3):
+            assert rules.view(state, seat) == view_mod.view(state, seat), (step, seat)
+        for seat in actors:
+            if seat < 0:
+                continue
+            first = rules.legal_actions(state, seat)
+            assert first == legal(state, seat), step
+            first.clear()
+            mine = rules.view(state, seat)
+            mine["legal_actions"].clear()
+            mine.pop("board")
+            assert rules.legal_actions(state, seat) == legal(state, seat), step
+            assert rules.view(state, seat) == view_mod.view(state, seat), step
+            acted += 1
+        seat = rng.choice(actors)
+        action = rules.bot_action(state, seat, rng)
+        context = DecideContext(rng=random.Random(rng.random()), now=1000.0 + step)
+        state = replay(rules, state, rules.decide(state, seat, action, context))
+    assert acted > 100
