@@ -18,7 +18,6 @@ from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -33,6 +32,13 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 register = template.Library()
+
+
+def _escape(value: Any) -> str:
+    """Django's ``escape`` without its lazy-string wrapper and SafeString: the SVG and <option>s
+    built here run it hundreds of times a render, into strings marked safe whole."""
+    return html_escape(str(value))
+
 
 # ---- geometry (R-11): x = lane, y = row, row 0 at the bottom, the finish at the top ------------
 
@@ -548,7 +554,7 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
     closed = mode == "closed_border"
     if closed:
         # (gettext outside the f-strings: makemessages does not look inside them)
-        sealed, exit_text = escape(gettext("SEALED END · ARREST")), escape(gettext("↓ EXIT ↓"))
+        sealed, exit_text = _escape(gettext("SEALED END · ARREST")), _escape(gettext("↓ EXIT ↓"))
         add(
             f'<rect x="0" y="0" width="{WIDTH}" height="{TOP}" fill="url(#br-p-arrest)"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{TOP / 2 + 5}" text-anchor="middle">'
@@ -564,7 +570,7 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
             f'<rect x="{WATER}" y="4" width="{LANES * CELL}" height="{TOP - 8}" fill="url(#br-p-checker)" '
             'opacity=".9"/>'
         )
-        finish, closed_end = escape(gettext("FINISH")), escape(gettext("closed end"))
+        finish, closed_end = _escape(gettext("FINISH")), _escape(gettext("closed end"))
         add(
             f'<rect x="{WIDTH / 2 - 38}" y="{TOP / 2 - 9}" width="76" height="18" rx="4" fill="#14161a"/>'
             f'<text class="br-band-text" x="{WIDTH / 2}" y="{TOP / 2 + 5}" text-anchor="middle">'
@@ -597,16 +603,16 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
             if z == forced:
                 label = gettext("Zone %(n)s · U-turn zone") % {"n": z}
             add(
-                f'<g class="br-zone"><title>{escape(label)}</title><rect x="{WATER}" y="{y1}" width="{LANES * CELL}" '
+                f'<g class="br-zone"><title>{_escape(label)}</title><rect x="{WATER}" y="{y1}" width="{LANES * CELL}" '
                 f'height="{y2 - y1}" fill="{fill}" opacity="{opacity}"/></g>'
             )
             add(
                 f'<text class="br-zone-label" transform="translate({WIDTH - 8} {(y1 + y2) / 2}) rotate(90)" '
-                f'text-anchor="middle">{escape(label)}</text>'
+                f'text-anchor="middle">{_escape(label)}</text>'
             )
         if wall is not None and wall < ROWS - 1:
             y1, y2 = cell_y(ROWS - 1), cell_y(wall + 1) + CELL
-            arrest = escape(gettext("Arrest area"))
+            arrest = _escape(gettext("Arrest area"))
             add(
                 f'<g class="br-zone arrest"><title>{arrest}</title>'
                 f'<rect x="{WATER}" y="{y1}" width="{LANES * CELL}" height="{y2 - y1}" fill="url(#br-p-arrest)"/></g>'
@@ -649,7 +655,7 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
                 else gettext("Open edge: the river (east, rows %(lo)s–%(hi)s)")
             )
             add(
-                f'<g class="br-open"><title>{escape(what % {"lo": lo, "hi": hi})}</title>'
+                f'<g class="br-open"><title>{_escape(what % {"lo": lo, "hi": hi})}</title>'
                 f'<line x1="{x}" y1="{y1}" x2="{x}" y2="{y2}"/></g>'
             )
     for name, kind, side, lo, hi in GUARDRAILS:
@@ -666,7 +672,7 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
             for r in range(lo, hi + 1)
         )
         add(
-            f'<g class="br-rail {kind}"><title>{escape(what)}</title>'
+            f'<g class="br-rail {kind}"><title>{_escape(what)}</title>'
             f'<rect x="{x}" y="{y1}" width="{w}" height="{y2 - y1}" rx="2"/>{posts}</g>'
         )
     return "".join(parts)
@@ -705,9 +711,9 @@ def _options(items: list[dict[str, Any]]) -> SafeString:
     """<option>s for a select of cells (value, label and, for adventure tiles, data-tiles)."""
     return mark_safe(
         "".join(
-            f'<option value="{escape(i["value"])}"'
-            + (f' data-tiles="{escape(i["tiles"])}"' if i.get("tiles") else "")
-            + f">{escape(i['label'])}</option>"
+            f'<option value="{_escape(i["value"])}"'
+            + (f' data-tiles="{_escape(i["tiles"])}"' if i.get("tiles") else "")
+            + f">{_escape(i['label'])}</option>"
             for i in items
         )
     )
@@ -1059,7 +1065,7 @@ def _tile_uses(
             moves = [a["moves"][0] for a in group]
             options = "".join(
                 f'<option value="{src[0]},{src[1]}&gt;{dst[0]},{dst[1]}">'
-                + escape(gettext("%(src)s → %(dst)s") % {"src": cell_label(*src), "dst": cell_label(*dst)})
+                + _escape(gettext("%(src)s → %(dst)s") % {"src": cell_label(*src), "dst": cell_label(*dst)})
                 + "</option>"
                 for src, dst in moves
             )
@@ -1069,7 +1075,7 @@ def _tile_uses(
                 pieces += int(o["n"]) if o else 1
             entry["slots"] = list(range(1, min(5, pieces) + 1))
             entry["first_html"] = mark_safe(options)
-            no_more = escape(gettext("— no more pieces —"))
+            no_more = _escape(gettext("— no more pieces —"))
             entry["more_html"] = mark_safe(f'<option value="">{no_more}</option>' + options)
         else:
             entry["kind"] = "plain"
@@ -1214,7 +1220,10 @@ def _seen_by(public: dict[str, Any], view: dict[str, Any], seat: int) -> dict[st
         **public,
         "cars": cars,
         "off_cars": off_cars,
-        "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
+        "svg_cars": mark_safe(
+            "".join(_car_svg(c) if c["seat"] == seat else svg for c, svg in zip(cars, public["car_svgs"], strict=True))
+            + public["off_svg"]
+        ),
         "players": [{**p, "me": True} if p["seat"] == seat else p for p in public["players"]],
         "me": by_seat.get(seat),
         "focus": _focus(by_seat, turn["seat"] if turn else None, public["active"], seat),
@@ -1426,9 +1435,13 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
 
     prompt = view.get("prompt")
     prompt_seat = prompt["seat"] if prompt else None
+    car_svgs = [_car_svg(c) for c in cars]
+    off_svg = "".join(_off_car_svg(c) for c in off_cars)
     return {
         "svg_objects": svg_objects,
-        "svg_cars": mark_safe(_cars_svg(cars, off_cars)),
+        "svg_cars": mark_safe("".join(car_svgs) + off_svg),
+        "car_svgs": car_svgs,  # for _seen_by: each viewer redraws only its own car
+        "off_svg": off_svg,
         "svg_piles": svg_piles,
         "svg_targets": mark_safe(_targets_svg([])),
         "width": WIDTH,
@@ -1749,7 +1762,7 @@ def _objects_svg(objects: list[dict[str, Any]]) -> str:
             )
         out.append(
             f'<g class="br-obj br-obj-{o["symbol"]}" transform="translate({o["x"]} {o["y"]})" '
-            f'data-cell="{o["lane"]},{o["row"]}"><title>{escape(o["title"])}</title>{owner}'
+            f'data-cell="{o["lane"]},{o["row"]}"><title>{_escape(o["title"])}</title>{owner}'
             f'<use href="#br-s-{o["symbol"]}" width="40" height="40"{flip}/>{badge}</g>'
         )
     return "".join(out)
@@ -1773,29 +1786,31 @@ def _car_inner(car: dict[str, Any], small: bool = False) -> str:
     )
 
 
-def _cars_svg(cars: list[dict[str, Any]], off_cars: list[dict[str, Any]]) -> str:
-    out = []
-    for c in cars:
-        css = "br-car-anim" + (" is-active" if c["active"] else "") + (" is-mine" if c["mine"] else "")
-        ring = '<rect class="br-active-ring" x="1.5" y="1.5" width="37" height="37" rx="7"/>' if c["active"] else ""
-        out.append(
-            f'<g class="{css}" id="br-car-{c["seat"]}" data-seat="{c["seat"]}" data-x="{c["x"]}" data-y="{c["y"]}" '
-            f'data-facing="{c["facing"]}" data-fill="{c["fill"]}"><g transform="translate({c["x"]} {c["y"]})">'
-            f"<title>{escape(c['title'])}</title>{ring}{_car_inner(c)}</g></g>"
-        )
-    for c in off_cars:
-        out.append(
-            f'<g class="br-car-off br-off-{c["status"]}" transform="translate({c["x"]} {c["y"]}) scale(.62)">'
-            f"<title>{escape(c['title'])}</title>{_car_inner(c, small=True)}</g>"
-        )
-    return "".join(out)
+def _car_svg(c: dict[str, Any]) -> str:
+    """A car on the bridge: ``is-mine`` for its owner's viewer, so that each viewer's drawing
+    redraws only that one of the public model's (``_seen_by``)."""
+    css = "br-car-anim" + (" is-active" if c["active"] else "") + (" is-mine" if c["mine"] else "")
+    ring = '<rect class="br-active-ring" x="1.5" y="1.5" width="37" height="37" rx="7"/>' if c["active"] else ""
+    return (
+        f'<g class="{css}" id="br-car-{c["seat"]}" data-seat="{c["seat"]}" data-x="{c["x"]}" data-y="{c["y"]}" '
+        f'data-facing="{c["facing"]}" data-fill="{c["fill"]}"><g transform="translate({c["x"]} {c["y"]})">'
+        f"<title>{_escape(c['title'])}</title>{ring}{_car_inner(c)}</g></g>"
+    )
+
+
+def _off_car_svg(c: dict[str, Any]) -> str:
+    """A car off the bridge (finished, arrested, in the river), drawn small beside it."""
+    return (
+        f'<g class="br-car-off br-off-{c["status"]}" transform="translate({c["x"]} {c["y"]}) scale(.62)">'
+        f"<title>{_escape(c['title'])}</title>{_car_inner(c, small=True)}</g>"
+    )
 
 
 def _piles_svg(piles: list[dict[str, Any]]) -> str:
     return "".join(
-        f'<g class="br-pile" transform="translate({m["x"]} {m["y"]})"><title>{escape(m["title"])}</title>'
+        f'<g class="br-pile" transform="translate({m["x"]} {m["y"]})"><title>{_escape(m["title"])}</title>'
         '<rect x="0.5" y="0.5" width="25" height="11.5" rx="3"/>'
-        f'<text x="13" y="9.6" text-anchor="middle">{escape(m["text"])}</text></g>'
+        f'<text x="13" y="9.6" text-anchor="middle">{_escape(m["text"])}</text></g>'
         for m in piles
     )
 
