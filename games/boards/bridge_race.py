@@ -105,8 +105,29 @@ def _backdrop_inputs(context: Any, key: Any) -> object:
     return view.get("mode"), view.get("players"), board.get("forced_zone"), board.get("wall_row")
 
 
+def _cars_inputs(context: Any, key: Any) -> object:
+    """The cars' layer: its drawing, made by the board model (the viewer's car marked)."""
+    return (context.get("board") or {}).get("svg_cars")
+
+
+def _targets_inputs(context: Any, key: Any) -> object:
+    """The clickable cells: their drawing and the form armed, when there are any."""
+    board = context.get("board") or {}
+    if not board.get("targets"):
+        return None
+    return board.get("svg_targets"), (board.get("act") or {}).get("armed")
+
+
+def _focus_inputs(context: Any, key: Any) -> object:
+    """The point the scrolled bridge centres on."""
+    return (context.get("board") or {}).get("focus")
+
+
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "br-backdrop": _backdrop_inputs,
+    "br-cars": _cars_inputs,
+    "br-targets": _targets_inputs,
+    "br-focus": _focus_inputs,
     "br-dash": _dashboard_inputs,
     "br-status": _status_inputs,
     "br-shop": _shop_inputs,
