@@ -104,7 +104,7 @@ class FakeSocket:
 
         self.consumer.send_json = send_json  # type: ignore[method-assign, assignment]  # a bound replacement
 
-        from config.wscompress import DEFLATE, MEM_LEVEL, WINDOW_BITS
+        from config.wscompress import COMPRESS_LEVEL, DEFLATE, MEM_LEVEL, WINDOW_BITS
 
         async def base_send(message: Any) -> None:
             # Kept as text: parsing every message here would count the client's work as the server's.
@@ -114,7 +114,7 @@ class FakeSocket:
             if message.get(DEFLATE) is True:
                 # What daphne's permessage-deflate does with a message marked for it (config/wscompress.py),
                 # on the server's CPU like the rest: each message on its own, 4 KB window, sync flush.
-                compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+                compressor = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
                 text = (compressor.compress(text) + compressor.flush(zlib.Z_SYNC_FLUSH))[:-4]
             self.wire.append(len(text))
 

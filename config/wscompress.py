@@ -3,7 +3,8 @@
 Every push carries rendered HTML. A bridge_race board is about 58 KB, and a race pushes it to every
 player some 500 times: tens of megabytes per race on a phone. Browsers offer permessage-deflate on
 every WebSocket; daphne's WebSocket layer (autobahn) can accept it but daphne never asks it to.
-Deflated, a bridge_race push is about 9 KB (6x smaller), for about 0.65 ms of CPU per message.
+Deflated, a bridge_race push is about 9 KB (6x smaller), for about 0.65 ms of CPU per message at
+zlib's default level (a faster one is used, ``COMPRESS_LEVEL``).
 
 Only messages the application marks as holding nothing secret are compressed (the ASGI
 ``websocket.send`` message carries ``DEFLATE: True``); everything else goes out as plain frames.
@@ -20,13 +21,22 @@ of about 300 KB with zlib's defaults, so a thousand sockets still fit comfortabl
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
-from autobahn.websocket.compress import PerMessageDeflateOffer, PerMessageDeflateOfferAccept
+from autobahn.websocket.compress import (
+    PERMESSAGE_COMPRESSION_EXTENSION,
+    PerMessageDeflate,
+    PerMessageDeflateOffer,
+    PerMessageDeflateOfferAccept,
+)
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 
 WINDOW_BITS = 12  # a 4 KB window
 MEM_LEVEL = 6
+# zlib's fast strategy (levels 1-3) instead of autobahn's fixed default (6): on bridge_race's pushes
+# (11 KB of HTML on average) 73 µs a message instead of 111, for 2.14 KB on the wire instead of 1.93.
+COMPRESS_LEVEL = 3
 DEFLATE = "hideout.deflate"  # in an ASGI websocket.send message: it holds nothing secret
 
 
@@ -42,6 +52,22 @@ def accept(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
                 mem_level=MEM_LEVEL,
             )
     return None
+
+
+class FastDeflate(PerMessageDeflate):
+    """autobahn's permessage-deflate, compressing the server's messages at ``COMPRESS_LEVEL``.
+
+    The level is the sender's own choice (RFC 7692): nothing is announced and every client inflates
+    the result alike.
+    """
+
+    def start_compress_message(self) -> None:
+        if self._is_server and (self._compressor is None or self.server_no_context_takeover):
+            self._compressor = zlib.compressobj(
+                COMPRESS_LEVEL, zlib.DEFLATED, -self.server_max_window_bits, self.mem_level
+            )
+            return
+        super().start_compress_message()
 
 
 class SelectiveDeflateProtocol(WebSocketProtocol):
@@ -87,3 +113,5 @@ def install() -> None:
     import daphne.server
 
     daphne.server.WebSocketFactory = CompressingWebSocketFactory
+    # autobahn builds the accepted extension from its registry, by name.
+    PERMESSAGE_COMPRESSION_EXTENSION[PerMessageDeflate.EXTENSION_NAME]["PMCE"] = FastDeflate

@@ -88,6 +88,31 @@ def test_daphne_builds_its_websocket_factory_with_compression() -> None:
     assert factory.perMessageCompressionAccept is wscompress.accept
 
 
+def test_daphnes_deflate_compresses_at_our_level_and_any_client_inflates_it() -> None:
+    import zlib
+
+    from autobahn.websocket.compress import PERMESSAGE_COMPRESSION_EXTENSION, PerMessageDeflateOffer
+
+    import config.asgi  # noqa: F401  (installs it, as when daphne starts)
+    from config import wscompress
+
+    offer = PerMessageDeflateOffer(accept_no_context_takeover=True, accept_max_window_bits=True)
+    accepted = wscompress.accept([offer])
+    assert accepted is not None
+    pmce_class = PERMESSAGE_COMPRESSION_EXTENSION[accepted.EXTENSION_NAME]["PMCE"]
+    assert pmce_class is wscompress.FastDeflate
+    pmce = pmce_class.create_from_offer_accept(True, accepted)
+    payload = ("<div class='br-dash'>" + "lane 3, row 12 · $1,200 · ") * 300 + "</div>"
+    pmce.start_compress_message()
+    wire = pmce.compress_message_data(payload.encode()) + pmce.end_compress_message()
+    level = zlib.compressobj(wscompress.COMPRESS_LEVEL, zlib.DEFLATED, -wscompress.WINDOW_BITS, wscompress.MEM_LEVEL)
+    assert wire == (level.compress(payload.encode()) + level.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    default = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -wscompress.WINDOW_BITS)
+    assert wire != (default.compress(payload.encode()) + default.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    inflate = zlib.decompressobj(-15)  # a browser's inflater, with the largest window
+    assert inflate.decompress(wire + b"\x00\x00\xff\xff").decode() == payload
+
+
 @pytest.mark.parametrize(("marked", "compressed"), [(True, True), (False, False), (None, False)])
 def test_daphne_compresses_only_the_messages_marked_as_holding_no_secret(
     monkeypatch: pytest.MonkeyPatch, marked: bool | None, compressed: bool
