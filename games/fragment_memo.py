@@ -46,6 +46,28 @@ def digest(inputs: Any) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+# (id, the value itself, its digest) of the latest values digested by kept_digest
+_kept_digests: dict[int, tuple[object, bytes]] = {}
+_KEPT_DIGESTS = 512
+
+
+def kept_digest(value: object) -> bytes:
+    """``digest(value)``, kept for ``value`` itself (found by identity) for the latest few hundred.
+
+    Only for a value that is never changed once made, that many viewers' inputs hold: a part of a
+    board model kept for a match state and shared by every viewer of it (bridge_race's dashboards).
+    The value is held with its digest, so that its id is not reused meanwhile.
+    """
+    kept = _kept_digests.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    found = digest(value)
+    if len(_kept_digests) >= _KEPT_DIGESTS:
+        _kept_digests.clear()  # simpler than an LRU: the values asked for again are the latest
+    _kept_digests[id(value)] = (value, found)
+    return found
+
+
 def rendered(
     key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString], *, by_inputs: bool = False
 ) -> SafeString:
@@ -75,3 +97,4 @@ def rendered(
 def forget() -> None:
     """Drop every kept fragment (tests start from nothing: their match ids repeat)."""
     _kept.clear()
+    _kept_digests.clear()

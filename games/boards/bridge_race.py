@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from games import fragment_memo
 from games.templatetags.bridge_tags import bridge_model
 
 from . import FragmentInputs
@@ -37,9 +38,20 @@ def _picked(mapping: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[Any
 
 
 def _dashboard_inputs(context: Any, key: Any) -> object:
-    """``_players.html``: a dashboard draws its player's entry of ``br.players`` and nothing else."""
-    players = (context.get("board") or {}).get("players") or ()
-    return next((p for p in players if p.get("seat") == key), None)
+    """``_players.html``: a dashboard draws its player's entry of ``br.players`` and nothing else.
+
+    An entry is the spectator's model's, shared by every viewer of the state and never changed, or
+    for the viewer's own seat that entry marked ``me`` (``bridge_tags._seen_by``): its digest is
+    taken once per state, not once per viewer."""
+    board = context.get("board") or {}
+    entry = next((p for p in board.get("players") or () if p.get("seat") == key), None)
+    if entry is None:
+        return None
+    if entry.get("me"):
+        public = next((p for p in board.get("public_players") or () if p.get("seat") == key), None)
+        if public is not None:
+            return fragment_memo.kept_digest(public), True
+    return fragment_memo.kept_digest(entry), entry.get("me")
 
 
 def _viewer_acts(context: Any) -> tuple[bool, bool]:

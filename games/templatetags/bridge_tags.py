@@ -1441,6 +1441,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
         "svg_objects": svg_objects,
         "svg_cars": mark_safe("".join(car_svgs) + off_svg),
         "car_svgs": car_svgs,  # for _seen_by: each viewer redraws only its own car
+        "public_players": players,  # kept by every viewer's model: its own entry is one of them marked
         "off_svg": off_svg,
         "svg_piles": svg_piles,
         "svg_targets": mark_safe(_targets_svg([])),

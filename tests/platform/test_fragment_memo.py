@@ -148,6 +148,49 @@ def test_a_bridge_race_move_renders_only_the_dashboards_it_changed(
     assert "br-shop@any viewer" not in renders, "nobody bought anything"
 
 
+def test_a_bridge_race_dashboards_inputs_are_digested_once_per_state_not_per_viewer(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """Every viewer's dashboards are the spectator's model's entries (the viewer's own marked as its
+    own): after a move, five viewers' boards digest each entry once, and a viewer's own entry has
+    inputs of its own (it reads "yours"), the same for every viewer it is not its own to."""
+    from games.boards import bridge_race
+
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = True  # a reuse whose inputs missed something fails
+    match, by_seat = started_match(make_user, "bridge_race", 5)
+    entries_digested: list[int] = []
+    real_digest = fragment_memo.digest
+
+    def counted(value: Any) -> bytes:
+        if isinstance(value, dict) and "seat" in value:  # a dashboard's entry itself
+            entries_digested.append(value["seat"])
+        return real_digest(value)
+
+    inputs: dict[tuple[int, int], object] = {}
+    real_inputs = bridge_race._dashboard_inputs
+
+    def recorded(context: Any, key: Any) -> object:
+        found = real_inputs(context, key)
+        inputs[(context["seat"], key)] = found
+        return found
+
+    monkeypatch.setattr(fragment_memo, "digest", counted)
+    real_lookup = hideout.boards.fragment_inputs
+    monkeypatch.setattr(
+        hideout.boards, "fragment_inputs", lambda game, name: recorded if name == "br-dash" else real_lookup(game, name)
+    )
+    fragment_memo.forget()
+    fresh = type(match).objects.get(pk=match.pk)
+    for user in by_seat.values():
+        pushes.render_seat(fresh, user, {"board"})
+    assert len(inputs) == 25
+    for seat in range(5):
+        theirs = {inputs[(viewer, seat)] for viewer in range(5) if viewer != seat}
+        assert len(theirs) == 1, "the same inputs for every viewer it is not the own dashboard of"
+        assert inputs[(seat, seat)] not in theirs, "the own dashboard reads as yours"
+    assert sorted(entries_digested) == [0, 1, 2, 3, 4], "each entry once, for the five viewers"
+
+
 def test_a_fragments_digest_is_its_texts_whether_kept_or_not() -> None:
     """Sockets compare digests made by other processes: a kept digest must be the text's own."""
     small, big = "<p>" + "a" * 100 + "</p>", "<g>" + "x" * 9000 + "</g>"
