@@ -151,7 +151,9 @@ class BridgeRaceRules:
         return frozenset() if a is None else frozenset({a})
 
     def legal_actions(self, state: Game, seat: int) -> list[dict[str, Any]]:
-        return list(_kept(state, "legal", seat, lambda: legal(state, seat)))
+        # Each action a dict of its own: a caller may change one (a test making it illegal) and
+        # ask again. The values are the engine's lists and strings, never changed in place.
+        return [dict(action) for action in _kept(state, "legal", seat, lambda: legal(state, seat))]
 
     def parse_action(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         return parse(payload)
