@@ -180,7 +180,10 @@ def play_to_the_end(seed: int, players: int, options: dict[str, Any]) -> None:
         else:
             deadlines = sorted(rules.deadlines(state), key=lambda d: d.due)
             people = [s for s in sorted(actors) if rules.legal_actions(state, s)]
-            if deadlines and (not people or rng.random() < (0.05 if step < 4000 else 0.6)):
+            # What is due by now has fired before any input at now (the site's timers run on time):
+            # a player's legal actions are those of the state it leads to.
+            due = bool(deadlines) and deadlines[0].due <= now
+            if deadlines and (due or not people or rng.random() < (0.05 if step < 4000 else 0.6)):
                 now = max(now, deadlines[0].due)
                 seat, action = SYSTEM, deadlines[0].action
             else:
