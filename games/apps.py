@@ -10,9 +10,9 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from . import kept_translations, signals  # noqa: F401
+        from . import signals, template_fast_paths  # noqa: F401
         from .sitename import sync_site
 
-        kept_translations.install()
+        template_fast_paths.install()
 
         post_migrate.connect(sync_site, sender=self)

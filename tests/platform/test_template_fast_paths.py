@@ -1,4 +1,4 @@
-"""A constant ``{% translate %}`` is translated once per language (games.kept_translations)."""
+"""A constant ``{% translate %}`` is translated once per language (games.template_fast_paths)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.template import Context, Engine
 from django.templatetags.i18n import TranslateNode
 from django.utils import translation
 
-from games import kept_translations
+from games import template_fast_paths
 
 
 def _nodes(source: str) -> list[TranslateNode]:
@@ -16,8 +16,46 @@ def _nodes(source: str) -> list[TranslateNode]:
     return [node for node in template.nodelist.get_nodes_by_type(TranslateNode) if isinstance(node, TranslateNode)]
 
 
-def test_the_site_renders_translate_with_the_kept_renderer() -> None:
-    assert TranslateNode.render is kept_translations.render
+def test_the_site_renders_with_both_fast_paths() -> None:
+    from django.template import base
+
+    assert TranslateNode.render is template_fast_paths.render
+    assert base.render_value_in_context is template_fast_paths.render_value_in_context
+    template_fast_paths.install()  # twice changes nothing
+    assert template_fast_paths._django_value is not template_fast_paths.render_value_in_context
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+@pytest.mark.parametrize("use_l10n", [True, False, None])
+def test_a_value_renders_as_django_renders_it(autoescape: bool, use_l10n: bool | None) -> None:
+    import datetime
+    from decimal import Decimal
+
+    from django.utils.safestring import SafeString, mark_safe
+    from django.utils.translation import gettext_lazy
+
+    values = [
+        "plain",
+        '<b>Tom & "Jerry"</b> it\'s',
+        "",
+        mark_safe("<em>kept</em> & as it is"),
+        1200,
+        True,
+        3.5,
+        Decimal("1.50"),
+        None,
+        datetime.date(2026, 11, 27),
+        gettext_lazy("Speed"),
+        ["a", "<b>"],
+    ]
+    for language in ("en", "zh-hant"):
+        with translation.override(language):
+            context = Context(autoescape=autoescape, use_l10n=use_l10n)
+            for value in values:
+                ours = template_fast_paths.render_value_in_context(value, context)
+                django = template_fast_paths._django_value(value, context)
+                assert ours == django, (value, autoescape, use_l10n)
+                assert isinstance(ours, SafeString) == isinstance(django, SafeString), value
 
 
 @pytest.mark.parametrize("autoescape", [True, False])
@@ -25,13 +63,13 @@ def test_a_constant_text_reads_as_djangos_in_each_language_and_is_translated_onc
     monkeypatch: pytest.MonkeyPatch, autoescape: bool
 ) -> None:
     calls: list[str | None] = []
-    real = kept_translations._django_render
+    real = template_fast_paths._django_render
 
     def counted(node: TranslateNode, context: Context) -> str:
         calls.append(translation.get_language())
         return real(node, context)
 
-    monkeypatch.setattr(kept_translations, "_django_render", counted)
+    monkeypatch.setattr(template_fast_paths, "_django_render", counted)
     (node,) = _nodes('{% translate "Speed" %}')
     seen = {}
     for language in ("en", "zh-hant", "en", "zh-hant", "zh-hant"):
@@ -61,8 +99,8 @@ def test_every_other_form_renders_as_django_renders_it(monkeypatch: pytest.Monke
     for language, word in (("en", "Durability"), ("zh-hant", "Durability"), ("zh-hant", "Speed")):
         with translation.override(language):
             renders.append(template.render(Context({"word": word})))
-    assert kept_translations._KEPT not in node.__dict__
-    monkeypatch.setattr(TranslateNode, "render", kept_translations._django_render)
+    assert template_fast_paths._KEPT not in node.__dict__
+    monkeypatch.setattr(TranslateNode, "render", template_fast_paths._django_render)
     for (language, word), kept in zip(
         (("en", "Durability"), ("zh-hant", "Durability"), ("zh-hant", "Speed")), renders, strict=True
     ):
