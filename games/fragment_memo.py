@@ -28,7 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.safestring import SafeString
 
-from .bounded import BoundedCache
+from .bounded import BoundedCache, KeptByIdentity
 
 # fragments: a heist board has about a dozen per viewer and eight shared
 _kept: BoundedCache[tuple[Any, ...], tuple[bytes, SafeString]] = BoundedCache(16384)
@@ -46,9 +46,7 @@ def digest(inputs: Any) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-# (id, the value itself, its digest) of the latest values digested by kept_digest
-_kept_digests: dict[int, tuple[object, bytes]] = {}
-_KEPT_DIGESTS = 512
+_kept_digests: KeptByIdentity[bytes] = KeptByIdentity(512)
 
 
 def kept_digest(value: object) -> bytes:
@@ -56,16 +54,8 @@ def kept_digest(value: object) -> bytes:
 
     Only for a value that is never changed once made, that many viewers' inputs hold: a part of a
     board model kept for a match state and shared by every viewer of it (bridge_race's dashboards).
-    The value is held with its digest, so that its id is not reused meanwhile.
     """
-    kept = _kept_digests.get(id(value))
-    if kept is not None and kept[0] is value:
-        return kept[1]
-    found = digest(value)
-    if len(_kept_digests) >= _KEPT_DIGESTS:
-        _kept_digests.clear()  # simpler than an LRU: the values asked for again are the latest
-    _kept_digests[id(value)] = (value, found)
-    return found
+    return _kept_digests.get(value, digest)
 
 
 def rendered(

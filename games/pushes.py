@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.html import format_html
 
 from . import broadcaster, latency_trace, seat_rows, shell_memo, speculation
-from .bounded import BoundedCache
+from .bounded import BoundedCache, KeptByIdentity
 from .engines.base import Event
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
@@ -101,8 +101,7 @@ def _digest(text: str) -> str:
 _fragment_digests: dict[str, str] = {}
 _FRAGMENT_DIGESTS = 4096
 _KEPT_DIGEST_CHARS = 8192  # at most 32 MB held here: bridge_race's drawing layers are new every move
-_large_digests: dict[int, tuple[str, str]] = {}
-_LARGE_DIGESTS = 64
+_large_digests: KeptByIdentity[str] = KeptByIdentity(64)
 
 
 def _fragment_digest(html: str) -> str:
@@ -111,14 +110,7 @@ def _fragment_digest(html: str) -> str:
     larger one is kept by identity for the few latest: a shared fragment is the same string object
     in every seat's board of a move (bridge_race's layers, five seats)."""
     if len(html) > _KEPT_DIGEST_CHARS:
-        latest = _large_digests.get(id(html))
-        if latest is not None and latest[0] is html:
-            return latest[1]
-        if len(_large_digests) >= _LARGE_DIGESTS:
-            _large_digests.clear()
-        digest = _digest(html)
-        _large_digests[id(html)] = (html, digest)  # the string held: its id is not reused meanwhile
-        return digest
+        return _large_digests.get(html, _digest)
     found = _fragment_digests.get(html)
     if found is None:
         if len(_fragment_digests) >= _FRAGMENT_DIGESTS:

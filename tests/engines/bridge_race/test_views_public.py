@@ -7,26 +7,38 @@ The platform compresses a game's pushes on the wire only when its views are publ
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from games.engines.base import DecideContext, replay
 from games.engines.bridge_race import view as view_mod
 from games.engines.bridge_race.legal import legal
 from games.engines.bridge_race.rules import BridgeRaceRules
+from games.engines.bridge_race.state import Game
 
 OWN_OPTIONS = {"legal_actions", "placements"}  # what this seat may do now: derived from public state
+
+
+def random_race(rules: BridgeRaceRules, players: int, seed: int, steps: int) -> Iterator[tuple[int, Game, list[int]]]:
+    """The states of a race played by the bots: (step, state, the seats acting in it), until it ends."""
+    rng = random.Random(seed)
+    state = rules.initial(players, {})
+    for step in range(steps):
+        actors = sorted(rules.actors(state))
+        if not actors:
+            return
+        yield step, state, actors
+        seat = rng.choice(actors)
+        action = rules.bot_action(state, seat, rng)
+        context = DecideContext(rng=random.Random(rng.random()), now=1000.0 + step)
+        state = replay(rules, state, rules.decide(state, seat, action, context))
 
 
 def test_r89_a_seats_view_differs_from_a_spectators_only_by_its_own_options() -> None:
     rules = BridgeRaceRules()
     assert rules.views_public is True
     for game in range(3):
-        rng = random.Random(game)
-        state = rules.initial(5, {})
         checked = 0
-        for step in range(400):
-            actors = sorted(rules.actors(state))
-            if not actors:
-                break
+        for step, state, actors in random_race(rules, 5, game, 400):
             public = rules.view(state, None)
             for seat in range(5):
                 mine = rules.view(state, seat)
@@ -35,11 +47,6 @@ def test_r89_a_seats_view_differs_from_a_spectators_only_by_its_own_options() ->
                 if seat not in actors:  # the site shows a waiting seat the spectator's view itself
                     assert mine == public, (step, seat)
                 checked += 1
-            seat = rng.choice(actors)
-            action = rules.bot_action(state, seat, rng)
-            context = DecideContext(rng=random.Random(rng.random()), now=1000.0 + step)
-            events = rules.decide(state, seat, action, context)
-            state = replay(rules, state, events)
         assert checked > 100
 
 
@@ -48,13 +55,8 @@ def test_r89_r93_views_and_legal_actions_kept_per_state_are_the_engines_own_each
     (the site asks for them several times a move): what it answers is what the view and the legal
     actions (R-93) of that state are, and each answer is a list and dict of its own."""
     rules = BridgeRaceRules()
-    rng = random.Random(7)
-    state = rules.initial(4, {})
     acted = 0
-    for step in range(300):
-        actors = sorted(rules.actors(state))
-        if not actors:
-            break
+    for step, state, actors in random_race(rules, 4, 7, 300):
         for seat in (None, 0, 1, 2, 3):
             assert rules.view(state, seat) == view_mod.view(state, seat), (step, seat)
         for seat in actors:
@@ -70,8 +72,4 @@ def test_r89_r93_views_and_legal_actions_kept_per_state_are_the_engines_own_each
             assert rules.legal_actions(state, seat) == legal(state, seat), step
             assert rules.view(state, seat) == view_mod.view(state, seat), step
             acted += 1
-        seat = rng.choice(actors)
-        action = rules.bot_action(state, seat, rng)
-        context = DecideContext(rng=random.Random(rng.random()), now=1000.0 + step)
-        state = replay(rules, state, rules.decide(state, seat, action, context))
     assert acted > 100
