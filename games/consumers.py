@@ -31,6 +31,7 @@ from . import clock, latency_trace, livesocket, payloads, presence, pushes, rate
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import players_group, seat_group, watch_group
+from .speaking import speaking
 from .store import rules_for
 
 
@@ -505,7 +506,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         user = self._user()
         seat = self.seat
         latency_trace.mark("writing", self.match_id, sent.key)
-        with translation.override(self._language()):
+        with speaking(self._language()):
             for attempt in range(2):
                 if seat is None:
                     raise services.NotAllowed(translation.gettext("Only the players of this match can act in it."))
@@ -553,7 +554,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _post_chat(self, to_seat: int | None, text: str) -> None:
-        with translation.override(self._language()):
+        with speaking(self._language()):
             if not self._still_allowed():
                 raise services.NotAllowed(translation.gettext("Your account cannot act any more."))
             services.do_post_chat(self.match_id, self.seat or 0, text, to_seat)
@@ -604,7 +605,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _gettext(self, message: str) -> str:
-        with translation.override(self._language()):
+        with speaking(self._language()):
             return translation.gettext(message)
 
     def _user(self) -> Any:
@@ -628,7 +629,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             parts.add("chat")  # who may chat can change with the game
         if not parts and only_if_newer:
             return None  # a push already brought my client this revision (a refused stale move, say)
-        with translation.override(self._language()):
+        with speaking(self._language()):
             rendered = pushes.render_seat(match, self.scope["user"], parts)
         self.seat = rendered.seat
         return rendered

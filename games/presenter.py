@@ -12,7 +12,6 @@ from functools import lru_cache
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -20,6 +19,7 @@ from . import boards, seat_rows
 from .bounded import BoundedCache
 from .engines.base import SYSTEM, Event
 from .models import ChatMessage, Match, MatchEvent, Seat
+from .speaking import current_language
 from .store import load_state, rules_for
 
 LOG_LINES = 60
@@ -57,7 +57,7 @@ def seat_names(match: Match) -> dict[int, str]:
     """Every seat's name, in the active language; read-only, as it is kept on ``match`` for its seats
     (a push asks once per viewer and again for each log)."""
     seats = _seats(match)
-    language = translation.get_language()
+    language = current_language()
     kept = getattr(match, "_names_kept", None)
     if kept is not None and kept[0] is seats and kept[1] == language:
         names: dict[int, str] = kept[2]
@@ -101,7 +101,7 @@ def forget_log_cache() -> None:
 
 def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
     finished = match.status == Match.Status.FINISHED
-    return (match.pk, seat, translation.get_language(), finished, tuple(match.bot_seats))
+    return (match.pk, seat, current_language(), finished, tuple(match.bot_seats))
 
 
 def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) -> None:
@@ -164,7 +164,7 @@ def _worded_lines(match: Match, seat: int | None, after: int, upto: int) -> list
     # holds a secret), so a push's seats word each new event once, on this match object (the row
     # that store.remember_row keeps goes without them).
     worded: dict[tuple[Any, ...], list[dict[str, Any]]] = match.__dict__.setdefault("_worded_events", {})
-    language = translation.get_language()
+    language = current_language()
     lines: list[dict[str, Any]] = []
     for seq, event in new:
         alike = None if event.secret is None or seat is None else seat in event.visible_to
@@ -285,7 +285,7 @@ def match_context(
     context["parts"] = parts
     # Read by every fragment of a push (games.templatetags.hideout): cheaper than asking the
     # translation machinery (a thread- and task-local) once per fragment.
-    context["render_language"] = translation.get_language()
+    context["render_language"] = current_language()
     if match.status in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED) and match.version > 0:
         state = load_state(match)
         seat = viewer.seat
@@ -332,7 +332,7 @@ def match_context(
 def _match_constants(match: Match, rules: Any) -> dict[str, Any]:
     """What every viewer's context says of the match itself (addresses, names of the game and its
     time limit), worked out once per match object and language: a push renders every seat's board."""
-    key = (match.pk, match.game, match.time_limit, translation.get_language())
+    key = (match.pk, match.game, match.time_limit, current_language())
     kept = getattr(match, "_match_constants", None)
     if kept is not None and kept[0] == key:
         return kept[1]
@@ -370,7 +370,7 @@ def _view_for(match: Match, rules: Any, state: Any, seat: int | None, actors: li
 def _every_viewers(match: Match, rules: Any, state: Any, names: dict[int, str], playing: bool) -> dict[str, Any]:
     """The parts of the context that are the same for every viewer, worked out once per match state
     (the pushes after a move build every seat's context from the same match object)."""
-    key = (match.version, match.revision, match.status, translation.get_language())  # standings are worded
+    key = (match.version, match.revision, match.status, current_language())  # standings are worded
     kept = getattr(match, "_every_viewers", None)
     if kept is not None and kept[0] == key:
         return dict(kept[1])
@@ -447,7 +447,7 @@ def _with_player(text: str, player: str | None) -> str:
 def public_context(match: Match) -> dict[str, Any]:
     """The board context of a spectator: what every viewer may see (for shared fragments)."""
     # In the current language: the context holds worded values (the game's name, a result panel).
-    key = (match.revision, translation.get_language())
+    key = (match.revision, current_language())
     cached = getattr(match, "_public_context", None)
     if cached is None or cached[0] != key:
         context = match_context(match, None, parts=frozenset({"board"}))

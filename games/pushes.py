@@ -23,7 +23,6 @@ from typing import Any
 
 from django.db import connection
 from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.html import format_html
 
 from . import broadcaster, latency_trace, seat_rows, shell_memo, speculation
@@ -31,6 +30,7 @@ from .bounded import BoundedCache, KeptByIdentity
 from .engines.base import Event
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
+from .speaking import current_language, speaking
 from .store import load_state, remember, rules_for
 from .templatetags.hideout import log_items, placeholder
 
@@ -199,7 +199,7 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
     """Render ``parts`` of what ``user`` sees of ``match`` (``None``: a spectator), in the current language."""
     wanted = frozenset(parts)
     context = match_context(match, user, parts=wanted)
-    language = translation.get_language()
+    language = current_language()
     user_id = getattr(user, "pk", None)
     out = Rendered(
         revision=match.revision,
@@ -432,7 +432,7 @@ def _publish(
         wanted = ({"board", "log"} if board else set()) | ({"chat"} if seat.number in chat_for else set())
         if not wanted:
             continue
-        with translation.override(user_language(seat.user)):
+        with speaking(user_language(seat.user)):
             rendered = render_seat(match, seat.user, wanted, log_after=log_after)
         if seat.open_sockets <= 0:
             continue

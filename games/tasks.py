@@ -16,11 +16,11 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import autoplay, clock
 from .models import Match, Seat
+from .speaking import speaking
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ def send_turn_reminder(seat: Seat) -> None:
     user = seat.user
     assert user is not None
     language = getattr(getattr(user, "profile", None), "language", None) or settings.LANGUAGE_CODE
-    with translation.override(language):
+    with speaking(language):
         link = settings.SITE_URL.rstrip("/") + reverse("match", args=[seat.match_id])
         context = {"seat": seat, "match": seat.match, "link": link}
         subject = _("Hideout: it is your turn in %(game)s #%(id)s") % {
@@ -139,7 +139,7 @@ def send_rematch_invites(match_id: int, user_ids: list[int]) -> int:
         if not user.email:
             continue
         language = getattr(getattr(user, "profile", None), "language", None) or settings.LANGUAGE_CODE
-        with translation.override(language):
+        with speaking(language):
             link = settings.SITE_URL.rstrip("/") + reverse("match", args=[match.pk])
             profile = getattr(match.host, "profile", None)
             host = profile.name if profile is not None else match.host.get_username()

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.bounded import BoundedCache
 from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
 from games.engines.bridge_race.state import ADVENTURE
+from games.speaking import current_language
 
 from .hideout import named
 
@@ -87,7 +88,7 @@ _building_in: ContextVar[str | None] = ContextVar("bridge_model_language", defau
 
 
 def _language() -> str:
-    return _building_in.get() or get_language() or ""
+    return _building_in.get() or current_language() or ""
 
 
 @contextmanager
@@ -695,7 +696,7 @@ def bridge_backdrop(view: dict[str, Any]) -> SafeString:
             int(view.get("players", 0)),
             board.get("forced_zone"),
             board.get("wall_row"),
-            get_language() or "",
+            current_language() or "",
         )
     )
 
@@ -1200,13 +1201,13 @@ def bridge_model(
     seen = _seen_by(public, view, seat)
     if not legal:
         return seen
-    with _words_in(get_language() or ""):
+    with _words_in(current_language() or ""):
         return _with_controls(seen, view, seat, list(legal), names)
 
 
 def _state_words_key(state_key: tuple[Any, ...], names: Any) -> tuple[Any, ...]:
     """A match state as drawn in words: the state, the language and the seats' names."""
-    return (*state_key, get_language(), tuple(sorted(dict(names or {}).items())))
+    return (*state_key, current_language(), tuple(sorted(dict(names or {}).items())))
 
 
 def _seen_by(public: dict[str, Any], view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -1242,7 +1243,7 @@ def _focus(by_seat: dict[int, dict[str, Any]], turn_seat: Any, active: Any, seat
 
 
 def _model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) -> dict[str, Any]:
-    with _words_in(get_language() or ""):
+    with _words_in(current_language() or ""):
         return _build_model(view, names, state_key)
 
 

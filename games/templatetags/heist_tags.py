@@ -7,13 +7,13 @@ from typing import Any
 
 from django import template
 from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.engines.heist.constants import LOOT
+from games.speaking import current_language
 
 from .hideout import named
 
@@ -103,7 +103,7 @@ _role_help_html: dict[str, SafeString] = {}
 @register.simple_tag
 def role_help_list() -> SafeString:
     """The hidden descriptions that role names point to (once per board, the same on every board)."""
-    language = translation.get_language()
+    language = current_language()
     html = _role_help_html.get(language)
     if html is None:
         roles = ((role.lower(), ROLE_HELP[role]) for role in ROLE_HELP)

@@ -22,12 +22,12 @@ from django.middleware.csrf import get_token
 from django.template.base import FilterExpression, TextNode
 from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
-from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games import boards, fragment_memo
 from games.bounded import BoundedCache
+from games.speaking import current_language
 
 register = template.Library()
 
@@ -202,7 +202,7 @@ def render_language(context: template.Context) -> str:
     """The language ``context`` is rendered in: what games.presenter.match_context wrote in it (the
     current language when it was built), else the current language."""
     found = context.get("render_language")
-    return found if isinstance(found, str) else translation.get_language()
+    return found if isinstance(found, str) else current_language()
 
 
 def shared_html(context: template.Context, name: str, key_value: Any, nodelist: template.NodeList) -> SafeString:
