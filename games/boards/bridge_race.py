@@ -37,6 +37,20 @@ def _picked(mapping: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[Any
     return tuple(mapping.get(key) for key in keys)
 
 
+def _model_parts(board: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[Any, ...]:
+    """``_picked`` of the board model, each list or dict given by its digest taken once per object
+    (:func:`fragment_memo.kept_digest`).
+
+    The model's parts are made once and never changed: the spectator's are shared by every viewer of
+    a state (``bridge_tags.bridge_model``), so the five seats' inputs digest the shop once, not five
+    times; pickling those lists and dicts was most of a shop's or status line's reuse."""
+    board = board or {}
+    return tuple(
+        fragment_memo.kept_digest(value) if isinstance(value, list | dict) else value
+        for value in (board.get(key) for key in keys)
+    )
+
+
 def _dashboard_inputs(context: Any, key: Any) -> object:
     """``_players.html``: a dashboard draws its player's entry of ``br.players`` and nothing else.
 
@@ -66,7 +80,7 @@ def _status_inputs(context: Any, key: Any) -> object:
     return (
         _viewer_acts(context),
         _picked(context["view"], ("round", "phase", "turn", "prompt", "active_seat")),
-        _picked(
+        _model_parts(
             context.get("board"),
             (
                 "active_name",
@@ -95,7 +109,7 @@ def _shop_inputs(context: Any, key: Any) -> object:
             context["view"], ("adventure_discard", "adventure_pile_size", "bonus_discard", "bonus_pile_size", "mode")
         ),
         _picked(context["view"].get("turn"), ("bought", "seat")),
-        _picked(context.get("board"), ("adventure_discard", "bonus_discard", "face_up", "shop")),
+        _model_parts(context.get("board"), ("adventure_discard", "bonus_discard", "face_up", "shop")),
         context.get("action_url"),
     )
 
@@ -105,7 +119,7 @@ def _act_inputs(context: Any, key: Any) -> object:
     return (
         _viewer_acts(context),
         _picked(context["view"].get("turn"), ("seat", "pool", "steps_left")),
-        _picked(context.get("board"), ("my_turn", "act", "tray", "turn_name")),
+        _model_parts(context.get("board"), ("my_turn", "act", "tray", "turn_name")),
         context.get("action_url"),
     )
 
@@ -118,8 +132,15 @@ def _backdrop_inputs(context: Any, key: Any) -> object:
 
 
 def _cars_inputs(context: Any, key: Any) -> object:
-    """The cars' layer: its drawing, made by the board model (the viewer's car marked)."""
-    return (context.get("board") or {}).get("svg_cars")
+    """The cars' layer: the spectator's drawing of every car (``car_svgs``, ``off_svg``), in which
+    the model redraws the viewer's own car from its entry (``bridge_tags._seen_by``).
+
+    The spectator's drawings are digested once per state for every viewer; the whole layer's text
+    (a few KB) was the costliest input of all to digest."""
+    board = context.get("board") or {}
+    seat = context.get("seat")
+    mine = next((car for car in board.get("cars") or () if car["seat"] == seat), None)
+    return fragment_memo.kept_digest(board.get("car_svgs")), fragment_memo.kept_digest(board.get("off_svg")), mine
 
 
 def _targets_inputs(context: Any, key: Any) -> object:
