@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from django.template import Context, Engine
-from django.templatetags.i18n import TranslateNode
+from django.template import Context, Engine, Template
+from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 from django.utils import translation
 
 from games import template_fast_paths
@@ -20,6 +20,7 @@ def test_the_site_renders_with_both_fast_paths() -> None:
     from django.template import base
 
     assert TranslateNode.render is template_fast_paths.render
+    assert BlockTranslateNode.render is template_fast_paths.block_render
     assert base.render_value_in_context is template_fast_paths.render_value_in_context
     template_fast_paths.install()  # twice changes nothing
     assert template_fast_paths._django_value is not template_fast_paths.render_value_in_context
@@ -107,3 +108,101 @@ def test_every_other_form_renders_as_django_renders_it(monkeypatch: pytest.Monke
         with translation.override(language):
             assert template.render(Context({"word": word})) == kept
     assert "耐久度" in renders[1] or "translate word" not in source
+
+
+BLOCK_SOURCES = [
+    "{% blocktranslate with n=round %}Round {{ n }}{% endblocktranslate %}",
+    "{% blocktranslate count n=steps %}{{ n }} step left{% plural %}{{ n }} steps left{% endblocktranslate %}",
+    "{% blocktranslate with name=who %}<strong>{{ name }}</strong> is choosing a car.{% endblocktranslate %}",
+    "{% blocktranslate with name=who|upper %}{{ name }}'s dice{% endblocktranslate %}",
+    "{% blocktranslate %}{{ who }}'s dice{% endblocktranslate %}",
+    "{% blocktranslate with name=nobody %}{{ name }}'s dice{% endblocktranslate %}",
+    "{% blocktranslate trimmed with n=round %}\n  Round\n  {{ n }}\n{% endblocktranslate %}",
+    "{% blocktranslate with n=round %}100% of round {{ n }}{% endblocktranslate %}",
+    "{% blocktranslate count n=steps with name=who %}{{ name }}: {{ n }} step{% plural %}{{ name }}: {{ n }} steps"
+    "{% endblocktranslate %}",
+    "{% blocktranslate count n=steps context 'drive' %}{{ n }} step left{% plural %}{{ n }} steps left"
+    "{% endblocktranslate %}",
+    "{% blocktranslate with n=round asvar line %}Round {{ n }}{% endblocktranslate %}[{{ line }}]",
+]
+
+
+def _block_template(source: str, string_if_invalid: str = "") -> Template:
+    engine = Engine(libraries={"i18n": "django.templatetags.i18n"}, string_if_invalid=string_if_invalid)
+    return engine.from_string("{% load i18n %}" + source)
+
+
+@pytest.mark.parametrize("source", BLOCK_SOURCES)
+@pytest.mark.parametrize("string_if_invalid", ["", "[%s missing]"])
+def test_a_blocktranslate_renders_as_djangos_in_each_language(
+    monkeypatch: pytest.MonkeyPatch, source: str, string_if_invalid: str
+) -> None:
+    template = _block_template(source, string_if_invalid)
+    values = [
+        {"round": 3, "steps": 1, "who": "Tom & <Jerry>"},
+        {"round": 4, "steps": 2, "who": "阿明"},
+        {"round": 3, "steps": 0, "who": "Tom & <Jerry>"},
+        {"round": 5, "steps": 1.5, "who": ""},
+    ]
+    ours: list[str] = []
+    for language in ("en", "zh-hant", "en", "zh-hant"):
+        with translation.override(language):
+            for autoescape in (True, False):
+                ours.extend(template.render(Context(v, autoescape=autoescape)) for v in values)
+    monkeypatch.setattr(BlockTranslateNode, "render", template_fast_paths._django_block_render)
+    djangos: list[str] = []
+    for language in ("en", "zh-hant", "en", "zh-hant"):
+        with translation.override(language):
+            for autoescape in (True, False):
+                djangos.extend(template.render(Context(v, autoescape=autoescape)) for v in values)
+    assert ours == djangos
+    if "Round" in source and "trimmed" not in source and "100%" not in source:
+        assert any("第 3 輪" in text or "第3輪" in text for text in ours), "the zh-hant words are used"
+
+
+def test_a_blocktranslate_message_is_looked_up_once_per_language_and_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    looked_up: list[tuple[str | None, str]] = []
+    real_gettext, real_ngettext = translation.gettext, translation.ngettext
+
+    def gettext(message: str) -> str:
+        looked_up.append((translation.get_language(), message))
+        return real_gettext(message)
+
+    def ngettext(singular: str, plural: str, count: int) -> str:
+        looked_up.append((translation.get_language(), f"{singular}|{count}"))
+        return real_ngettext(singular, plural, count)
+
+    monkeypatch.setattr(template_fast_paths.translation, "gettext", gettext)
+    monkeypatch.setattr(template_fast_paths.translation, "ngettext", ngettext)
+    template = _block_template(BLOCK_SOURCES[0] + BLOCK_SOURCES[1])
+    for language in ("en", "zh-hant", "en", "zh-hant"):
+        with translation.override(language):
+            for steps in (1, 2, 1, 2):
+                template.render(Context({"round": steps, "steps": steps}))
+    assert sorted(looked_up) == sorted(
+        [(language, "Round %(n)s") for language in ("en", "zh-hant")]
+        + [(language, f"%(n)s step left|{n}") for language in ("en", "zh-hant") for n in (1, 2)]
+    )
+
+
+def test_a_blocktranslate_count_that_is_no_number_is_refused_as_django_refuses_it() -> None:
+    from django.template import TemplateSyntaxError
+
+    template = _block_template(BLOCK_SOURCES[1])
+    with pytest.raises(TemplateSyntaxError, match="must be a number"):
+        template.render(Context({"steps": "two"}))
+
+
+def test_a_translation_that_does_not_format_falls_back_as_djangos_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    template = _block_template(BLOCK_SOURCES[0])
+    real_gettext = translation.gettext
+
+    def broken(message: str) -> str:  # a catalogue entry naming the wrong value, in a language only
+        return "Runde %(m)s" if translation.get_language() else real_gettext(message)
+
+    monkeypatch.setattr(template_fast_paths.translation, "gettext", broken)
+    with translation.override("zh-hant"):
+        ours = template.render(Context({"round": 7}))
+        monkeypatch.setattr(BlockTranslateNode, "render", template_fast_paths._django_block_render)
+        djangos = template.render(Context({"round": 7}))
+    assert ours == djangos == "Round 7", "the untranslated message, as Django falls back to it"
