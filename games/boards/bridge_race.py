@@ -54,18 +54,14 @@ def _model_parts(board: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[
 def _dashboard_inputs(context: Any, key: Any) -> object:
     """``_players.html``: a dashboard draws its player's entry of ``br.players`` and nothing else.
 
-    An entry is the spectator's model's, shared by every viewer of the state and never changed, or
-    for the viewer's own seat that entry marked ``me`` (``bridge_tags._seen_by``): its digest is
-    taken once per state, not once per viewer."""
+    It is the same for every viewer: the viewer's own is marked "yours" around it, in the board's
+    shell. So its inputs are the spectator's model's entry (the own one, marked ``me`` by
+    ``bridge_tags._seen_by``, is that entry plus the mark, which the dashboard does not read), whose
+    digest is taken once per state for every viewer, and a changed dashboard is rendered once."""
     board = context.get("board") or {}
-    entry = next((p for p in board.get("players") or () if p.get("seat") == key), None)
-    if entry is None:
-        return None
-    if entry.get("me"):
-        public = next((p for p in board.get("public_players") or () if p.get("seat") == key), None)
-        if public is not None:
-            return fragment_memo.kept_digest(public), True
-    return fragment_memo.kept_digest(entry), entry.get("me")
+    entries = board.get("public_players") or board.get("players") or ()
+    entry = next((p for p in entries if p.get("seat") == key), None)
+    return None if entry is None else fragment_memo.kept_digest(entry)
 
 
 def _viewer_acts(context: Any) -> tuple[bool, bool]:

@@ -122,6 +122,13 @@ def load_position(site: LiveSite, players: list[Player]) -> str:
     return found.group(2)
 
 
+def own_dashboard_marked(players: list[Player]) -> None:
+    """Each page shows "you" on its player's own dashboard (seat i for the i-th) and on no other."""
+    for number, player in enumerate(players):
+        expect(player.page.locator("#board .br-own >> visible=true")).to_have_count(1)
+        expect(player.page.locator(f"#board #br-dash-{number} .br-own")).to_be_visible()
+
+
 def test_three_players_finish_a_stored_bridge_race(live_site: LiveSite, browser: Any) -> None:
     run = secrets.token_hex(3)
     players = [
@@ -142,6 +149,7 @@ def test_three_players_finish_a_stored_bridge_race(live_site: LiveSite, browser:
             mark_loaded(player.page)
         first = players[0].page
         expect(first.locator("#board .br-status")).to_contain_text("Your turn")
+        own_dashboard_marked(players)
         for other in players[1:]:
             expect(other.page.locator("#board .br-status")).to_contain_text(f"{players[0].name}")
 
@@ -193,6 +201,8 @@ def test_three_players_finish_a_stored_bridge_race(live_site: LiveSite, browser:
             expect(player.page.locator("#board .br-status")).to_contain_text("The race is over.")
             expect(player.page.locator(ACTION_FORMS)).to_have_count(0)
             assert_not_reloaded(player)
+        own_dashboard_marked(players)  # after a race of pushed dashboards, alike for every viewer
+        for player in players:
             assert not player.errors, f"{player.name}'s page reported: {player.errors}"
         print(f"\n[bridge_race e2e] {actions} actions ({stale} stale) in {time.monotonic() - started:.1f} s: {clicked}")
         for kind in ("ROLL", "FINALIZE_DICE", "RESOLVE_DICE", "STEP", "END_TURN"):

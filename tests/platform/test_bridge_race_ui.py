@@ -88,8 +88,9 @@ def drive_until(match: Match, done: Any, rng: random.Random, limit: int = 2000) 
     raise AssertionError("the race did not reach the wanted point")
 
 
-def check_board(board: str, state: Any) -> None:
-    """What every viewer sees: the 5 × 33 grid, guardrails, water, cars and dashboards."""
+def check_board(board: str, state: Any, viewer: int | None = None) -> None:
+    """What every viewer sees: the 5 × 33 grid, guardrails, water, cars and dashboards; ``viewer``'s
+    own dashboard (if it has a car) marked "yours" around it, the dashboard itself alike for all."""
     assert len(re.findall(r'<rect class="br-cell[ "]', board)) == 5 * 33
     assert len(set(re.findall(r'id="br-cell-(\d)-(\d+)"', board))) == 165
     assert board.count('<g class="br-rail') == 6
@@ -98,7 +99,11 @@ def check_board(board: str, state: Any) -> None:
     assert board.count('class="br-car-anim') == len(on_board)
     for car in on_board:
         assert f'id="br-car-{car.seat}" data-seat="{car.seat}"' in board
-    assert board.count('class="br-dash') == state.players
+    assert board.count('<article id="br-dash-') == board.count('<div class="br-dash-slot') == state.players
+    marked = re.findall(r'<div class="br-dash-slot me"><article id="br-dash-(\d)"', board)
+    assert marked == ([] if viewer is None else [str(viewer)]), (viewer, marked)
+    assert board.count('class="badge br-own"') == state.players  # shown by the stylesheet in the marked one only
+    assert ' me"' not in re.sub(r'<div class="br-dash-slot me">', "", board), "nothing else is marked"
 
 
 def pages(match: Match, users: dict[int, Any], spectator: Any) -> dict[str, tuple[int | None, str]]:
@@ -134,7 +139,7 @@ def test_pages_through_a_race_show_controls_only_to_the_seat_that_acts(make_user
             actor = views["actor"][0]
             legal = RULES.legal_actions(state, actor) if actor is not None else []
             actor_board = views["actor"][1]
-            check_board(actor_board, state)
+            check_board(actor_board, state, actor)
             assert legal, key
             for kind in {a["type"] for a in legal} - SYSTEM_TYPES:
                 assert action_json(kind) in actor_board, (key, kind)
@@ -143,7 +148,7 @@ def test_pages_through_a_race_show_controls_only_to_the_seat_that_acts(make_user
             assert 'id="br-jump" href="#br-side"' in actor_board  # issue 10 item 4: one tap on a phone
             for role in ("other", "watcher"):
                 board = views[role][1]
-                check_board(board, state)
+                check_board(board, state, views[role][0])
                 assert action_url not in board, (key, role)
                 assert 'id="br-actions"' not in board and 'id="br-jump"' not in board
                 assert 'class="br-target ' not in board
