@@ -6,9 +6,11 @@ lock, reads a context variable and checks the thread, about 2 µs (twice that in
 seat's names, log, board model, memo keys and constant labels.
 
 ``speaking(language)`` activates ``language`` as ``translation.override`` does and also notes it in a
-plain context variable, which :func:`current_language` reads first. Code of this site switches
-language only through ``speaking`` (``games`` has no other ``translation.override``), so the two
-agree; outside any ``speaking`` block (a request under the locale middleware) it asks Django.
+plain context variable, which :func:`current_language` reads first. The two agree because this site
+switches language only through ``speaking``: ``games`` has no ``translation.override``, its
+templates no ``{% language %}``, and the one ``activate`` (the profile's language, in
+``games.middleware``) runs as a request starts, outside any block. Outside a block (a request's
+pages) :func:`current_language` asks Django.
 """
 
 from __future__ import annotations
