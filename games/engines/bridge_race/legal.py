@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ..base import SYSTEM
@@ -31,9 +32,39 @@ def unused(g: Game) -> list[int]:
     return [i for i, d in enumerate(g.turn.dice) if d.state == "" and d.face != "DAMAGE"]
 
 
+# A move's acting seat is asked for its legal actions (R-93) and for its placements (its view):
+# both walk the bridge's 150 cells for the same state. The cells found are kept for the latest
+# states, by identity (a state is never changed; it is held with them, so that its id is not
+# reused meanwhile), and each caller gets a list of its own.
+_CELLS_KEPT = 16
+_cells_kept: dict[tuple[int, str], tuple[Game, tuple[Cell, ...]]] = {}
+
+
+def _state_cells(g: Game, what: str, build: Callable[[], list[Cell]]) -> list[Cell]:
+    key = (id(g), what)
+    hit = _cells_kept.get(key)
+    if hit is not None and hit[0] is g:
+        return list(hit[1])
+    cells = build()
+    if len(_cells_kept) >= _CELLS_KEPT:
+        _cells_kept.clear()  # simpler than an LRU: the latest states are the ones asked for again
+    _cells_kept[key] = (g, tuple(cells))
+    return cells
+
+
 def _placeable(g: Game) -> list[tuple[int, int]]:
-    sim = Sim(g)
-    return [(lane, row) for row in range(3, 33) for lane in range(5) if sim.placeable((lane, row))]
+    """The cells where a ramp, a mine or an oil slick may go (R-93 samples them near the car)."""
+
+    def walk() -> list[Cell]:
+        sim = Sim(g)
+        return [(lane, row) for row in range(3, 33) for lane in range(5) if sim.placeable((lane, row))]
+
+    return _state_cells(g, "placeable", walk)
+
+
+def _tile_cells(g: Game, tile: str) -> list[Cell]:
+    """``legal_cells`` (R-71) of adventure tile ``tile`` in ``g``."""
+    return _state_cells(g, tile, lambda: legal_cells(g, tile))
 
 
 def resolve_options(g: Game) -> list[dict[str, Any]]:
@@ -102,7 +133,7 @@ def legal(g: Game, seat: int, limit_cells: bool = True) -> list[dict[str, Any]]:
     if g.phase == "adventure":
         out: list[dict[str, Any]] = []
         for tile in sorted(g.face_up):
-            for cell in legal_cells(g, tile):
+            for cell in _tile_cells(g, tile):
                 out.append({"type": "PLACE_ADVENTURE", "tile": tile, "cell": list(cell)})
         return out
     if g.prompt is not None:
@@ -211,7 +242,7 @@ def placements(g: Game, seat: int | None) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     if g.phase == "adventure":
         for tile in sorted(g.face_up):
-            tile_cells = legal_cells(g, tile)
+            tile_cells = _tile_cells(g, tile)
             if tile_cells:
                 out[tile] = [list(c) for c in tile_cells]
         return out
@@ -323,7 +354,7 @@ def default_action(g: Game, rng: random.Random) -> dict[str, Any]:
         return {"type": "CHOOSE_CAR", "character": char, "start": start}
     if g.phase == "adventure":
         for tile in sorted(g.face_up):
-            cells = legal_cells(g, tile)
+            cells = _tile_cells(g, tile)
             if cells:
                 return {"type": "PLACE_ADVENTURE", "tile": tile, "cell": list(rng.choice(cells))}
     if g.prompt is not None:

@@ -73,3 +73,29 @@ def test_r89_r93_views_and_legal_actions_kept_per_state_are_the_engines_own_each
             assert rules.view(state, seat) == view_mod.view(state, seat), step
             acted += 1
     assert acted > 100
+
+
+def test_r71_r93_cells_kept_per_state_are_a_fresh_walks_each_time() -> None:
+    """The placeable cells (ramps, mines, oil) and each face-up adventure tile's legal cells (R-71)
+    are kept for the latest states, for the legal actions (R-93) and the placements of the same
+    state: every answer equals a fresh walk of the bridge, and is a list of its own."""
+    from games.engines.bridge_race import legal as legal_mod
+    from games.engines.bridge_race.rounds import legal_cells
+    from games.engines.bridge_race.sim import Sim
+
+    rules = BridgeRaceRules()
+    tiles_seen = 0
+    for _step, state, _actors in random_race(rules, 5, 11, 300):
+        sim = Sim(state)
+        walked = [(lane, row) for row in range(3, 33) for lane in range(5) if sim.placeable((lane, row))]
+        for _twice in range(2):
+            answer = legal_mod._placeable(state)
+            assert answer == walked
+            answer.clear()  # a caller's own list: the next answer is whole
+        for tile in state.face_up:
+            fresh = legal_cells(state, tile)
+            assert legal_mod._tile_cells(state, tile) == fresh
+            legal_mod._tile_cells(state, tile).append((9, 99))
+            assert legal_mod._tile_cells(state, tile) == fresh
+            tiles_seen += 1
+    assert tiles_seen > 20
