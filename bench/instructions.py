@@ -1,0 +1,89 @@
+"""Instructions per move, counted by valgrind's callgrind: a cost that a slow or busy machine does not change.
+
+Timed runs of ``move_cost.py`` drift with the machine (its speed differed fourfold between days
+of issue 8, and run to run by ±5 %), which hides changes of a few per cent. This script runs
+``move_cost.py`` twice under callgrind (SQLite, four tables, the same 40 warm-up moves), with
+``--few`` and with ``--many`` measured moves, side by side on two cores, and prints
+
+    (instructions of the longer run − instructions of the shorter) / (many − few)
+
+the instructions of a move with set-up, migrations and warm-up taken out. The count is the whole
+process's: the benchmark's fake sockets and SQLite are in it, the same for any checkout. Compare
+checkouts by running each one's copy (see README.md). About 5 minutes (callgrind runs Python some
+50 times slower).
+
+    .venv/bin/python bench/instructions.py --game bridge_race
+    .venv/bin/python bench/instructions.py --game heist --live
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _common import ROOT, log, table
+
+
+def count(game: str, moves: int, live: bool, out_dir: Path) -> subprocess.Popen[bytes]:
+    out = out_dir / f"callgrind.{moves}.out"
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        f"--callgrind-out-file={out}",
+        sys.executable,
+        str(ROOT / "bench" / "move_cost.py"),
+        "--game",
+        game,
+        "--moves",
+        str(moves),
+        "--tables",
+        "4",
+        "--db",
+        "sqlite",
+        *(["--live"] if live else []),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def total(out: Path) -> int:
+    found = re.search(r"^totals:\s+(\d+)", out.read_text(), re.MULTILINE)
+    if found is None:
+        raise SystemExit(f"callgrind wrote no totals in {out}")
+    return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=["heist", "bridge_race"], default="bridge_race")
+    parser.add_argument("--live", action="store_true", help="as move_cost.py --live: moves pushed as JSON events")
+    parser.add_argument("--few", type=int, default=40)
+    parser.add_argument("--many", type=int, default=140)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    if args.many <= args.few:
+        raise SystemExit("--many must be more than --few")
+    with tempfile.TemporaryDirectory(prefix="hideout-callgrind-") as tmp:
+        out_dir = Path(tmp)
+        live = " --live" if args.live else ""
+        log(f"callgrind: move_cost.py --game {args.game}{live}, {args.few} and {args.many} moves")
+        runs = {moves: count(args.game, moves, args.live, out_dir) for moves in (args.few, args.many)}
+        for moves, run in runs.items():
+            if run.wait() != 0:
+                raise SystemExit(f"the run of {moves} moves failed (exit {run.returncode})")
+        totals = {moves: total(out_dir / f"callgrind.{moves}.out") for moves in runs}
+    per_move = (totals[args.many] - totals[args.few]) / (args.many - args.few)
+    rows = [[f"{moves} moves (after 40 warm-up)", f"{totals[moves] / 1e9:,.3f} G"] for moves in runs]
+    rows.append(["per move", f"{per_move / 1e6:,.2f} M"])
+    print(table(["instructions (callgrind)", ""], rows, title=f"instructions per move: {args.game}"))
+
+
+if __name__ == "__main__":
+    main()
