@@ -10,9 +10,6 @@ language because it never changes during a match.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import lru_cache
 from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
@@ -25,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from games.bounded import BoundedCache
 from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
 from games.engines.bridge_race.state import ADVENTURE
-from games.speaking import current_language
+from games.speaking import current_language, speaking
 
 from .hideout import named
 
@@ -81,23 +78,14 @@ def svg_y(row: Any) -> int:
 # ---- words ----------------------------------------------------------------------------------
 
 
-# The language a board model is being built in, looked up once for the whole build: asking the
-# translation machinery (a thread- and task-local) for each of a model's words and cell labels was
-# about a third of building it, in a profile (docs/performance.md section 16).
-_building_in: ContextVar[str | None] = ContextVar("bridge_model_language", default=None)
+# A board model is built in one language, looked up once for the whole build (asking Django's
+# translation machinery for each of a model's words and cell labels was about a third of building
+# it, docs/performance.md section 16): inside games.speaking.speaking, current_language() is a
+# context variable's value.
 
 
 def _language() -> str:
-    return _building_in.get() or current_language() or ""
-
-
-@contextmanager
-def _words_in(language: str) -> Iterator[None]:
-    token = _building_in.set(language)
-    try:
-        yield
-    finally:
-        _building_in.reset(token)
+    return current_language() or ""
 
 
 class Words(dict[Any, Any]):
@@ -1201,7 +1189,7 @@ def bridge_model(
     seen = _seen_by(public, view, seat)
     if not legal:
         return seen
-    with _words_in(current_language() or ""):
+    with speaking(current_language()):
         return _with_controls(seen, view, seat, list(legal), names)
 
 
@@ -1243,7 +1231,7 @@ def _focus(by_seat: dict[int, dict[str, Any]], turn_seat: Any, active: Any, seat
 
 
 def _model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) -> dict[str, Any]:
-    with _words_in(current_language() or ""):
+    with speaking(current_language()):
         return _build_model(view, names, state_key)
 
 

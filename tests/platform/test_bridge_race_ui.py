@@ -561,6 +561,7 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
     languages each get their own words, and the language is not left pinned after a build."""
     from django.utils import translation
 
+    from games import speaking
     from games.templatetags import bridge_tags
 
     state = RULES.initial(4, {"mode": "standard", "time_limit": 60})
@@ -571,7 +572,7 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
         with translation.override(language):
             model = bridge_tags._model(view, names, None)
             built[language] = (model["players"][0]["status_text"], bridge_tags.STATUS_NAMES["none"])
-        assert bridge_tags._building_in.get() is None
+        assert speaking._speaking.get() is None, "no language left pinned after a build"
     assert built["en"][0] == built["en"][1] == "not on the bridge yet"
     assert built["zh-hant"][0] == built["zh-hant"][1] != built["en"][0]
 

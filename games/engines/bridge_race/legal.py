@@ -9,6 +9,7 @@ from typing import Any
 from ..base import SYSTEM
 from .actions import END_STEP_TYPES
 from .board import DIRS8, START_CELLS, Cell, adjacent, on_bridge
+from .kept import KeptPerState
 from .rounds import current_placer, legal_cells
 from .sim import Sim
 from .state import CHARACTERS, Game
@@ -34,22 +35,13 @@ def unused(g: Game) -> list[int]:
 
 # A move's acting seat is asked for its legal actions and for its placements (its view):
 # both walk the bridge's 150 cells for the same state. The cells found are kept for the latest
-# states, by identity (a state is never changed; it is held with them, so that its id is not
-# reused meanwhile), and each caller gets a list of its own.
-_CELLS_KEPT = 16
-_cells_kept: dict[tuple[int, str], tuple[Game, tuple[Cell, ...]]] = {}
+# states, and each caller gets a list of its own.
+_cells_kept = KeptPerState(16)
 
 
 def _state_cells(g: Game, what: str, build: Callable[[], list[Cell]]) -> list[Cell]:
-    key = (id(g), what)
-    hit = _cells_kept.get(key)
-    if hit is not None and hit[0] is g:
-        return list(hit[1])
-    cells = build()
-    if len(_cells_kept) >= _CELLS_KEPT:
-        _cells_kept.clear()  # simpler than an LRU: the latest states are the ones asked for again
-    _cells_kept[key] = (g, tuple(cells))
-    return cells
+    cells: tuple[Cell, ...] = _cells_kept.get(g, what, lambda: tuple(build()))
+    return list(cells)
 
 
 def _placeable(g: Game) -> list[tuple[int, int]]:

@@ -21,6 +21,7 @@ from ..base import (
 from . import bot
 from . import view as view_mod
 from .actions import parse, perform
+from .kept import KeptPerState
 from .legal import actor, default_action, legal
 from .rounds import initial as initial_state
 from .rounds import outcome as outcome_of
@@ -93,22 +94,12 @@ MESSAGES: dict[str, str] = {
 
 
 # The site asks, after each move, for the acting seat's legal actions and its view (which holds
-# them too) beside every other viewer's: both are kept for the latest states, found by identity (a
-# state is never changed). The state is held with them, so that its id is not reused meanwhile.
-_RECENT = 32
-_recent: dict[tuple[int, str, int | None], tuple[Game, Any]] = {}
+# them too) beside every other viewer's: both are kept for the latest states.
+_recent = KeptPerState(32)
 
 
 def _kept(state: Game, what: str, seat: int | None, build: Callable[[], Any]) -> Any:
-    key = (id(state), what, seat)
-    hit = _recent.get(key)
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    value = build()
-    if len(_recent) >= _RECENT:
-        _recent.clear()  # simpler than an LRU: the latest states are the ones asked for again
-    _recent[key] = (state, value)
-    return value
+    return _recent.get(state, (what, seat), build)
 
 
 class BridgeRaceRules:
