@@ -8,9 +8,9 @@ tests. Each of them holds one of these.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from threading import Lock
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from . import speculation
 
@@ -59,30 +59,3 @@ class BoundedCache(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-class KeptByIdentity(Generic[V]):
-    """What was worked out from the latest ``size`` objects, found by identity, not by equality.
-
-    For objects that many callers hold and that never change once made (a fragment's HTML shared by
-    every seat's board, a part of a board model kept for a match state): looking one up costs no
-    hashing or comparing of its content. Each object is held with its value, so that its id is not
-    reused meanwhile. Full, it is emptied (simpler than an LRU: the latest are the ones asked again).
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: dict[int, tuple[Any, V]] = {}
-
-    def get(self, obj: Any, make: Callable[[Any], V]) -> V:
-        kept = self._entries.get(id(obj))
-        if kept is not None and kept[0] is obj:
-            return kept[1]
-        value = make(obj)
-        if len(self._entries) >= self.size:
-            self._entries.clear()
-        self._entries[id(obj)] = (obj, value)  # a dict operation is atomic: safe between threads
-        return value
-
-    def clear(self) -> None:
-        self._entries.clear()

@@ -28,7 +28,8 @@ from typing import Any
 from django.conf import settings
 from django.utils.safestring import SafeString
 
-from .bounded import BoundedCache, KeptByIdentity
+from .bounded import BoundedCache
+from .engines.kept import KeptByIdentity
 
 # fragments: a heist board has about a dozen per viewer and eight shared
 _kept: BoundedCache[tuple[Any, ...], tuple[bytes, SafeString]] = BoundedCache(16384)

@@ -26,8 +26,9 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 
 from . import broadcaster, latency_trace, seat_rows, shell_memo, speculation
-from .bounded import BoundedCache, KeptByIdentity
+from .bounded import BoundedCache
 from .engines.base import Event
+from .engines.kept import KeptByIdentity
 from .models import Match, Seat
 from .presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
 from .speaking import current_language, speaking

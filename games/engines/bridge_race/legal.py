@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base import SYSTEM
+from ..kept import KeptByIdentity
 from .actions import END_STEP_TYPES
 from .board import DIRS8, START_CELLS, Cell, adjacent, on_bridge
-from .kept import KeptPerState
 from .rounds import current_placer, legal_cells
 from .sim import Sim
 from .state import CHARACTERS, Game
@@ -36,12 +36,11 @@ def unused(g: Game) -> list[int]:
 # A move's acting seat is asked for its legal actions and for its placements (its view):
 # both walk the bridge's 150 cells for the same state. The cells found are kept for the latest
 # states, and each caller gets a list of its own.
-_cells_kept = KeptPerState(16)
+_cells_kept: KeptByIdentity[tuple[Cell, ...]] = KeptByIdentity(16)
 
 
 def _state_cells(g: Game, what: str, build: Callable[[], list[Cell]]) -> list[Cell]:
-    cells: tuple[Cell, ...] = _cells_kept.get(g, what, lambda: tuple(build()))
-    return list(cells)
+    return list(_cells_kept.get(g, lambda _g: tuple(build()), what))
 
 
 def _placeable(g: Game) -> list[tuple[int, int]]:

@@ -18,10 +18,10 @@ from ..base import (
     Outcome,
     gettext_noop,
 )
+from ..kept import KeptByIdentity
 from . import bot
 from . import view as view_mod
 from .actions import parse, perform
-from .kept import KeptPerState
 from .legal import actor, default_action, legal
 from .rounds import initial as initial_state
 from .rounds import outcome as outcome_of
@@ -95,11 +95,11 @@ MESSAGES: dict[str, str] = {
 
 # The site asks, after each move, for the acting seat's legal actions and its view (which holds
 # them too) beside every other viewer's: both are kept for the latest states.
-_recent = KeptPerState(32)
+_recent: KeptByIdentity[Any] = KeptByIdentity(32)
 
 
 def _kept(state: Game, what: str, seat: int | None, build: Callable[[], Any]) -> Any:
-    return _recent.get(state, (what, seat), build)
+    return _recent.get(state, lambda _state: build(), (what, seat))
 
 
 class BridgeRaceRules:
