@@ -72,7 +72,7 @@ def _viewer_acts(context: Any) -> tuple[bool, bool]:
 
 
 def _status_inputs(context: Any, key: Any) -> object:
-    """``_status.html``."""
+    """The status line (``bridge_html.status_line``)."""
     return (
         _viewer_acts(context),
         _picked(context["view"], ("round", "phase", "turn", "prompt", "active_seat")),
