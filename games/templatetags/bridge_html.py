@@ -1,8 +1,8 @@
 """bridge_race's panels that a push renders for most moves, written in Python instead of templates.
 
 The status line changes with every move and is rendered twice a move (for the seat taking its turn
-and for the others); the Django template engine spent about 0.2 ms on each, most of it resolving
-variables and looking up the same messages. Here it is built from the board model
+and for the others), a dashboard for about every move; the Django template engine spent about
+0.2 ms on each, most of it resolving variables and looking up the same messages. Here it is built from the board model
 (:func:`games.templatetags.bridge_tags.bridge_model`) with the same messages (so the catalogues'
 translations apply as they are) and the same escaping as the template gave: a translated text is
 escaped, a message's own text is not (``{% blocktranslate %}``) but the values put in it are.
@@ -19,7 +19,7 @@ from django import template
 from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from .bridge_tags import order_items
+from .bridge_tags import order_items, pips, speed_bar
 
 register = template.Library()
 
@@ -148,3 +148,87 @@ def status_line(context: Any) -> SafeString:
         out.append(f'<p class="br-finish">{_said(gettext("Arrested:"))} {chips}</p>\n')
     out.append("</div>")
     return mark_safe("".join(out))
+
+
+def _gauges(p: Mapping[str, Any]) -> str:
+    pool = ""
+    if p.get("pool") is not None:
+        pool = (
+            f'<div title="{_said(gettext("Steering tokens left this turn"))}">'
+            f'<span class="br-label">{_said(gettext("Pool"))}</span> <strong>{_value(p["pool"])}</strong></div>'
+        )
+    return (
+        '<div class="br-gauges">\n'
+        f'<div class="br-speed-gauge" title="{_said(gettext("Speed"))}">\n'
+        f'<span class="br-label">{_said(gettext("Speed"))}</span>\n'
+        f'<span class="br-speed-bar" aria-hidden="true">{speed_bar(p.get("speed_steps") or [])}</span>\n'
+        f"<strong>{_value(p.get('speed', ''))}</strong> mph\n</div>\n"
+        f'<div title="{_said(gettext("Free steering tokens at this speed"))}">'
+        f'<span class="br-label">{_said(gettext("Free tokens"))}</span> '
+        f"<strong>{_value(p.get('free_tokens', ''))}</strong></div>\n"
+        f"{pool}\n"
+        f'<div class="br-dur" title="{_said(gettext("Durability"))}">\n'
+        f'<span class="br-label">{_said(gettext("Durability"))}</span>\n'
+        f'<span class="br-pips" aria-hidden="true">{pips(p.get("pips") or [])}</span>\n'
+        f"<strong>{_value(p.get('durability', ''))}/{_value(p.get('max_durability', ''))}</strong>\n</div>\n</div>\n"
+    )
+
+
+def _car_state(p: Mapping[str, Any]) -> str:
+    line = f"<span>{_value(p.get('status_text', ''))}</span>"
+    if p.get("reversed"):
+        line += f' · <span class="br-warn">{_said(gettext("reversed"))}</span>'
+    if p.get("leg"):
+        line += f" · {_value(p['leg'])}"
+    line += f"\n· <span>{_value(p.get('ramp_text', ''))}</span>"
+    if p.get("turn_pos"):
+        line += " · " + gettext("turn order %(n)s") % {"n": _value(p["turn_pos"])}
+    return f'<p class="br-state">\n{line}\n</p>\n'
+
+
+def _tiles(p: Mapping[str, Any]) -> str:
+    if not (p.get("tiles") or p.get("active_tiles")):
+        return ""
+    held = "".join(
+        f'<span class="br-chip {_value(t.get("colour", ""))}" title="{_value(t.get("effect", ""))} '
+        f'({_value(t.get("colour_name", ""))}: {_value(t.get("colour_hint", ""))})">{_value(t.get("name", ""))}</span> '
+        for t in p.get("tiles") or ()
+    )
+    active = "".join(
+        f'<span class="br-chip blue active" title="{_value(t.get("effect", ""))}">'
+        f"⚡ {_value(t.get('name', ''))}</span> "
+        for t in p.get("active_tiles") or ()
+    )
+    return f'<p class="br-tiles">\n{held}\n{active}\n</p>\n'
+
+
+@register.simple_tag
+def dashboard(p: Mapping[str, Any]) -> SafeString:
+    """A car's dashboard (``#br-dash-<seat>``), from its entry of the board model's ``players``: its
+    driver and character, balance, speed, steering tokens, durability, state and tiles. The same for
+    every viewer (the viewer's own is marked "yours" around it, in the board's shell)."""
+    classes = (" active" if p.get("active") else "") + (" off" if p.get("status") not in ("board", "none") else "")
+    label = gettext("Dashboard of %(name)s") % {"name": _value(p.get("name", ""))}
+    marks = ' <span class="br-turnmark">' + _said(gettext("acting")) + "</span>" if p.get("active") else ""
+    if p.get("resigned"):
+        marks += f" <em>({_said(gettext('resigned'))})</em>"
+    colour = f" <small>({_value(p['colour_name'])})</small>" if p.get("colour_name") else ""
+    debt = f"<small>{_said(gettext('debt'))}</small>" if p.get("debt") else ""
+    fill, number = _value(p.get("fill", "")), _value(p.get("number", ""))
+    header = (
+        "<header>\n"
+        '<svg class="br-mini-car" viewBox="0 0 40 40" aria-hidden="true"><use href="#br-s-car" width="40" height="40" '
+        f'fill="{fill}" stroke="{_value(p.get("outline", ""))}" stroke-width="1.5"/>'
+        f'<text x="20" y="27" text-anchor="middle" fill="{_value(p.get("ink", ""))}" font-size="14" font-weight="700">'
+        f"{number}</text></svg>\n"
+        f"<div>\n<strong>{_value(p.get('name', ''))}</strong> "
+        f'<span class="badge br-own">{_said(gettext("you"))}</span>{marks}\n'
+        f'<div class="br-char" title="{_value(p.get("ability", ""))}">#{number} · {_value(p.get("char_name", ""))}'
+        f"{colour}</div>\n</div>\n"
+        f'<div class="br-balance{" debt" if p.get("debt") else ""}" title="{_said(gettext("Balance"))}">'
+        f"{_value(p.get('balance_text', ''))}{debt}</div>\n</header>\n"
+    )
+    return mark_safe(
+        f'<article id="br-dash-{_value(p.get("seat", ""))}" class="br-dash{classes}" style="--car:{fill}" '
+        f'aria-label="{label}">\n{header}{_gauges(p)}{_car_state(p)}{_tiles(p)}</article>'
+    )

@@ -1,6 +1,7 @@
-"""bridge_race's status line, written in Python (games.templatetags.bridge_html.status_line): whose
-turn it is for the viewer and for the others (R-89: every seat sees the same turn), the stage's
-counts, names escaped, and the catalogue's translations as the template had them."""
+"""bridge_race's panels written in Python (games.templatetags.bridge_html): the status line (whose
+turn it is for the viewer and for the others, R-89: every seat sees the same turn; the stage's
+counts) and a car's dashboard (R-89: every balance, speed and held tile is public), names escaped,
+and the catalogue's translations as the templates had them."""
 
 from __future__ import annotations
 
@@ -66,3 +67,64 @@ def test_it_speaks_traditional_chinese_from_the_same_catalogue_entries() -> None
     assert "輪到 <strong>&lt;Ann &amp; co&gt;</strong>（Mochico）" in theirs
     assert "剩餘 3 移動點" in theirs
     assert "Your turn" not in mine and "steps left" not in theirs
+
+
+def dashboard(entry: dict[str, Any]) -> str:
+    return Template("{% load bridge_html %}{% dashboard p %}").render(Context({"p": entry}))
+
+
+CAR = {
+    "seat": 2,
+    "number": 3,
+    "name": "<Dee>",
+    "fill": "#c33",
+    "outline": "#111",
+    "ink": "#fff",
+    "char_name": "Mochico",
+    "ability": "Sells dice",
+    "status": "board",
+    "balance_text": "$12",
+    "speed": 20,
+    "speed_steps": [
+        {"v": 0, "on": True, "cur": False},
+        {"v": 10, "on": True, "cur": False},
+        {"v": 20, "on": True, "cur": True},
+        {"v": 30, "on": False, "cur": False},
+    ],
+    "free_tokens": 1,
+    "pool": None,
+    "pips": [True, True, False],
+    "durability": 2,
+    "max_durability": 3,
+    "status_text": "On the bridge",
+    "ramp_text": "Ramp in hand",
+    "tiles": [{"colour": "red", "effect": "Boom", "colour_name": "Red", "colour_hint": "use now", "name": "Bomb"}],
+    "active_tiles": [],
+}
+
+
+def test_a_dashboard_shows_the_cars_public_figures_with_its_name_escaped() -> None:
+    html = dashboard(CAR)
+    assert html.startswith('<article id="br-dash-2" class="br-dash" style="--car:#c33"')
+    assert 'aria-label="Dashboard of &lt;Dee&gt;"' in html and "<Dee>" not in html
+    assert "<strong>20</strong> mph" in html
+    assert html.count('<i class="on') == 2 + 2  # speeds 10 and 20 lit (0 has no mark), two pips
+    assert "<strong>2/3</strong>" in html
+    assert '<span class="br-chip red" title="Boom (Red: use now)">Bomb</span>' in html
+    assert "Pool" not in html  # no pool outside its turn
+
+
+def test_a_dashboard_marks_the_acting_car_its_pool_a_debt_and_a_car_off_the_bridge() -> None:
+    html = dashboard({**CAR, "active": True, "pool": 2, "debt": True, "status": "finished", "turn_pos": 1})
+    assert 'class="br-dash active off"' in html
+    assert '<span class="br-turnmark">acting</span>' in html
+    assert '<span class="br-label">Pool</span> <strong>2</strong>' in html
+    assert 'class="br-balance debt"' in html and "<small>debt</small>" in html
+    assert "turn order 1" in html
+
+
+def test_a_dashboard_speaks_traditional_chinese() -> None:
+    with speaking("zh-hant"):
+        html = dashboard(CAR)
+    assert "Dashboard of" not in html and "Durability" not in html
+    assert "&lt;Dee&gt;" in html
