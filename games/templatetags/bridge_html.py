@@ -23,7 +23,8 @@ from django.utils.translation import gettext, ngettext
 
 from games.speaking import current_language
 
-from .bridge_tags import order_items, pips, speed_bar
+from .bridge_tags import die, order_items, pips, speed_bar
+from .hideout import action_fields, action_form_attrs
 
 register = template.Library()
 
@@ -66,6 +67,32 @@ def _words() -> dict[str, str]:
             "balance": gettext("Balance"),
             "place_adventure": gettext("Your turn to place an adventure tile (a trap) on the bridge."),
             "choose_car": gettext("Choose your character and your start cell."),
+            "your_actions": gettext("Your actions"),
+            "your_actions_jump": gettext("Your actions ↓"),
+            "dice": gettext("Dice"),
+            "your_dice": gettext("Your dice"),
+            "start_of_your_turn": gettext("Start of your turn"),
+            "roll_the_5_dice": gettext("Roll the 5 dice"),
+            "place_your_ramp_first": gettext("Place your ramp first (only now, before rolling):"),
+            "facing": gettext("Facing"),
+            "towards_the_finish": gettext("towards the finish"),
+            "towards_the_start": gettext("towards the start"),
+            "place_the_ramp": gettext("Place the ramp"),
+            "your_dice_tick": gettext("Your dice — tick the ones to keep"),
+            "set_aside": gettext("set aside"),
+            "keep": gettext("keep"),
+            "second_chance": gettext("Second Chance: you may reroll any dice, even those set aside."),
+            "kept_dice_stay": gettext("Kept dice stay set aside for the rest of the roll phase."),
+            "these_dice_are_final": gettext("These dice are final"),
+            "2_tokens": gettext("2 tokens"),
+            "end_of_your_turn": gettext("End of your turn"),
+            "handbrake": gettext("Handbrake: spend 3 tokens, turn round and stop"),
+            "bury_your_mine_at": gettext("Bury your mine at"),
+            "bury_the_mine": gettext("Bury the mine"),
+            "sell_unused_dice": gettext("Sell unused dice for $100 each"),
+            "sell": gettext("sell"),
+            "don_mochico": gettext("Don Mochico: selling 2 or more dice forfeits your $200 allowance."),
+            "end_the_turn": gettext("End the turn"),
         }
         words = _WORDS[language] = {key: escape(text) for key, text in translated.items()}
     return words
@@ -272,3 +299,214 @@ def dashboard(p: Mapping[str, Any]) -> SafeString:
         f'<article id="br-dash-{_value(p.get("seat", ""))}" class="br-dash{classes}" style="--car:{fill}" '
         f'aria-label="{label}">\n{header}{_gauges(p)}{_car_state(p)}{_tiles(p)}</article>'
     )
+
+
+# --- the action panel (``#br-act``) -----------------------------------------------------------------
+
+
+def _dice_tray(view: Mapping[str, Any], board: Mapping[str, Any], seat: int | None) -> str:
+    """The dice of the seat taking its turn, for everyone else (and for it while it cannot reroll)."""
+    if (view.get("turn") or {}).get("seat") == seat:
+        whose = _words()["your_dice"]
+    else:
+        whose = gettext("%(name)s's dice") % {"name": _value(board.get("turn_name", ""))}
+    dice = "".join(die(d) for d in board.get("tray") or ())
+    return (
+        f'<section class="br-panel br-tray" aria-label="{_words()["dice"]}">\n'
+        f'<h3>{whose}</h3>\n<div class="br-dice">{dice}</div>\n</section>\n'
+    )
+
+
+class _Forms:
+    """An action form's opening attributes and hidden fields (``{% action_form_attrs %}``,
+    ``{% action_fields payload %}``) in the panel's context."""
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+        self.attrs = action_form_attrs(context)
+
+    def fields(self, payload: Any) -> str:
+        return str(action_fields(self.context, payload))
+
+
+def _start_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
+    words = _words()
+    out = f'<section class="br-panel">\n<h3>{words["start_of_your_turn"]}</h3>\n'
+    if act.get("roll"):
+        out += (
+            f'<form {forms.attrs} id="br-roll" class="action-form">{forms.fields(act["roll"])}'
+            '<button type="submit" class="btn primary br-big"><svg class="br-face" viewBox="0 0 40 40" '
+            'aria-hidden="true"><use href="#br-f-DAMAGE" width="40" height="40"/></svg> '
+            f"{words['roll_the_5_dice']}</button></form>\n"
+        )
+    ramp = act.get("ramp")
+    if ramp:
+        facing = ""
+        if ramp.get("closed"):
+            facing = (
+                f'<label class="br-field">{words["facing"]} <select name="dir">'
+                f'<option value="1">{words["towards_the_finish"]}</option>'
+                f'<option value="-1">{words["towards_the_start"]}</option></select></label>\n'
+            )
+        out += (
+            f'<form {forms.attrs} id="br-ramp" class="br-form br-inline" data-place="cell">'
+            f"{forms.fields(ramp.get('payload'))}\n"
+            f'<label class="br-field">{words["place_your_ramp_first"]}\n'
+            f'<select name="cell" data-hl-select>{_value(ramp.get("options_html", ""))}</select></label>\n'
+            f'{facing}<button type="submit" class="btn">{words["place_the_ramp"]}</button>\n</form>\n'
+        )
+    return out + "</section>\n"
+
+
+def _reroll(reroll: Mapping[str, Any], forms: _Forms) -> str:
+    words = _words()
+    picks = []
+    for d in reroll.get("dice") or ():
+        index = _value(d.get("index", ""))
+        if d.get("locked"):
+            stays = gettext("Die #%(n)s stays set aside") % {"n": _value(d.get("number", ""))}
+            keep = (
+                f'<input type="hidden" name="keep[]" value="{index}">'
+                f'<input type="checkbox" checked disabled aria-label="{stays}"> {words["set_aside"]}'
+            )
+        else:
+            checked = " checked" if d.get("kept") else ""
+            keep = f'<input type="checkbox" name="keep[]" value="{index}"{checked}> {words["keep"]}'
+        picks.append(f'<label class="br-die-pick">{die(d)}\n<span class="br-keep">{keep}</span>\n</label>\n')
+    left: int = reroll.get("left") or 0
+    again = ngettext("Reroll the others (%(n)s reroll left)", "Reroll the others (%(n)s rerolls left)", left)
+    hint = words["second_chance"] if reroll.get("free") else words["kept_dice_stay"]
+    return (
+        f'<form {forms.attrs} id="br-reroll" class="br-panel br-tray">{forms.fields(reroll.get("payload"))}\n'
+        f'<h3>{words["your_dice_tick"]}</h3>\n<div class="br-dice">\n{"".join(picks)}</div>\n'
+        f'<p class="br-hint">{hint}</p>\n'
+        f'<div class="row">\n<button type="submit" class="btn">{again % {"n": _value(left)}}</button>\n'
+        "</div>\n</form>\n"
+    )
+
+
+def _finalize(payload: Any, forms: _Forms) -> str:
+    return (
+        f'<div class="row br-finalize">\n<form {forms.attrs} id="br-finalize" class="action-form">'
+        f'{forms.fields(payload)}<button type="submit" class="btn primary">{_words()["these_dice_are_final"]}'
+        "</button></form>\n</div>\n"
+    )
+
+
+def _steps(view: Mapping[str, Any], steps: list[dict[str, Any]], forms: _Forms) -> str:
+    words = _words()
+    turn = view.get("turn") or {}
+    left: int = turn.get("steps_left") or 0
+    pool: int = turn.get("pool") or 0
+    drive = ngettext("Drive: %(n)s step left", "Drive: %(n)s steps left", left) % {"n": _value(left)}
+    tokens = ngettext("%(n)s steering token", "%(n)s steering tokens", pool) % {"n": _value(pool)}
+    buttons = []
+    for s in steps:
+        primary = " primary" if (s.get("payload") or {}).get("dir") == "STRAIGHT" else ""
+        lit = f' data-hl="{_value(s.get("lane", ""))},{_value(s.get("row", ""))}"' if s.get("on_bridge") else ""
+        cost = f" · {words['2_tokens']}" if s.get("cost") else ""
+        hint = f"<em>{_value(s['hint'])}</em>" if s.get("hint") else ""
+        buttons.append(
+            f'<form {forms.attrs} id="{_value(s.get("form_id", ""))}" class="action-form">'
+            f"{forms.fields(s.get('payload'))}\n"
+            f'<button type="submit" class="btn br-step{primary}"{lit}>\n'
+            f'<span class="br-arrow" aria-hidden="true">{_value(s.get("arrow", ""))}</span> '
+            f"{_value(s.get('name', ''))}\n"
+            f"<small>{_value(s.get('cell', ''))}{cost}</small>\n{hint}\n</button>\n</form>\n"
+        )
+    return (
+        f'<section class="br-panel">\n<h3>{drive}\n<small>· {tokens}</small></h3>\n'
+        f'<div class="br-steps">\n{"".join(buttons)}</div>\n</section>\n'
+    )
+
+
+def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
+    words = _words()
+    out = f'<section class="br-panel">\n<h3>{words["end_of_your_turn"]}</h3>\n'
+    if act.get("handbrake"):
+        out += (
+            f'<form {forms.attrs} class="action-form">{forms.fields(act["handbrake"])}'
+            f'<button type="submit" class="btn">{words["handbrake"]}</button></form>\n'
+        )
+    mine = act.get("mine")
+    if mine:
+        out += (
+            f'<form {forms.attrs} id="br-mine" class="br-form br-inline" data-place="cell">'
+            f"{forms.fields(mine.get('payload'))}\n"
+            f'<label class="br-field">{words["bury_your_mine_at"]}\n'
+            f'<select name="cell" data-hl-select>{_value(mine.get("options_html", ""))}</select></label>\n'
+            f'<button type="submit" class="btn">{words["bury_the_mine"]}</button>\n</form>\n'
+        )
+    end = act.get("end_turn")
+    if end:
+        sale = ""
+        if end.get("dice"):
+            picks = "".join(
+                f'<label class="br-die-pick">{die(d)}<span class="br-keep"><input type="checkbox" name="sell[]" '
+                f'value="{_value(d.get("index", ""))}" checked> {words["sell"]}</span></label>\n'
+                for d in end["dice"]
+            )
+            mochico = f'<p class="br-hint">{words["don_mochico"]}</p>' if end.get("mochico") else ""
+            sale = (
+                f'<fieldset class="br-sell">\n<legend>{words["sell_unused_dice"]}</legend>\n'
+                f'<div class="br-dice">\n{picks}</div>\n</fieldset>\n{mochico}\n'
+            )
+        out += (
+            f'<form {forms.attrs} id="br-end" class="br-form" data-endturn>{forms.fields(end.get("payload"))}\n'
+            f'{sale}<button type="submit" class="btn primary">{words["end_the_turn"]} '
+            '<output data-out="sell"></output></button>\n</form>\n'
+        )
+    return out + "</section>\n"
+
+
+_PARTIALS = "games/bridge_race/_actions.html#"
+
+
+def _partial(context: Any, name: str, act: Mapping[str, Any]) -> str:
+    """One of the panel's rarer sections, from its template (``_actions.html``), in the panel's context."""
+    with context.push(act=act):
+        return str(context.template.engine.get_template(_PARTIALS + name).render(context))
+
+
+def _actions(context: Any, view: Mapping[str, Any], board: Mapping[str, Any]) -> str:
+    """The acting seat's controls, a section per kind of action it may take, in the order of a turn."""
+    act: Mapping[str, Any] = board.get("act") or {}
+    forms = _Forms(context)
+    out = [f'<div class="br-actions" id="br-actions" aria-label="{_words()["your_actions"]}">\n']
+    for name in ("choose", "choose_car", "adventure"):
+        if act.get(name):
+            out.append(_partial(context, name, act))
+    if act.get("roll") or act.get("ramp"):
+        out.append(_start_of_turn(act, forms))
+    if act.get("reroll"):
+        out.append(_reroll(act["reroll"], forms))
+    elif board.get("tray"):
+        out.append(_dice_tray(view, board, context.get("seat")))
+    if act.get("finalize"):
+        out.append(_finalize(act["finalize"], forms))
+    if act.get("resolve"):
+        out.append(_partial(context, "resolve", act))
+    if act.get("steps"):
+        out.append(_steps(view, act["steps"], forms))
+    if act.get("shots"):
+        out.append(_partial(context, "shots", act))
+    if act.get("handbrake") or act.get("mine") or act.get("end_turn"):
+        out.append(_end_of_turn(act, forms))
+    if act.get("uses") or act.get("pay_repair"):
+        out.append(_partial(context, "uses", act))
+    out.append("</div>\n")
+    return "".join(out)
+
+
+@register.simple_tag(takes_context=True)
+def action_panel(context: Any) -> SafeString:
+    """The action panel (``#br-act``): the viewer's controls on its turn, else the dice of the seat
+    taking its turn. The common sections are written here; the rarer ones render their partials."""
+    view: Mapping[str, Any] = context.get("view") or {}
+    board: Mapping[str, Any] = context.get("board") or {}
+    if board.get("my_turn"):
+        jump = f'<a class="br-jump" id="br-jump" href="#br-side">{_words()["your_actions_jump"]}</a>\n'
+        return mark_safe(jump + _actions(context, view, board))
+    if board.get("tray"):
+        return mark_safe(_dice_tray(view, board, context.get("seat")))
+    return mark_safe("")

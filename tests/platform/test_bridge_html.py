@@ -128,3 +128,117 @@ def test_a_dashboard_speaks_traditional_chinese() -> None:
         html = dashboard(CAR)
     assert "Dashboard of" not in html and "Durability" not in html
     assert "&lt;Dee&gt;" in html
+
+
+def panel(view: dict[str, Any], board: dict[str, Any], seat: int | None) -> str:
+    template = Template("{% load bridge_html %}{% action_panel %}")
+    return template.render(Context({"view": view, "board": board, "seat": seat, "action_url": "/m/1/action/"}))
+
+
+DIE = {"index": 0, "number": 1, "face": "SPEED", "name": "Speed", "hint": "+10", "state": "unused"}
+
+
+def test_the_acting_seat_gets_a_form_per_step_it_may_take_r93() -> None:
+    steps = [
+        {
+            "payload": {"type": "STEP", "dir": "STRAIGHT"},
+            "form_id": "br-step-STRAIGHT",
+            "arrow": "↑",
+            "name": "Ahead",
+            "cell": "lane 2, row 5",
+            "lane": 2,
+            "row": 5,
+            "on_bridge": True,
+            "cost": 0,
+            "hint": "",
+        },
+        {
+            "payload": {"type": "STEP", "dir": "LANE+"},
+            "form_id": "br-step-LANEp",
+            "arrow": "↗",
+            "name": "Right",
+            "cell": "lane 3, row 5",
+            "lane": 3,
+            "row": 5,
+            "on_bridge": True,
+            "cost": 2,
+            "hint": "<oil>",
+        },
+    ]
+    view = {"turn": {"seat": 0, "steps_left": 2, "pool": 3}}
+    html = panel(view, {"my_turn": True, "act": {"steps": steps}}, seat=0)
+    assert "Drive: 2 steps left" in html and "3 steering tokens" in html
+    assert html.count('method="post" action="/m/1/action/" data-act') == 2
+    assert 'class="btn br-step primary" data-hl="2,5"' in html
+    assert 'class="btn br-step" data-hl="3,5"' in html
+    assert "lane 3, row 5 · 2 tokens" in html and "<em>&lt;oil&gt;</em>" in html
+    assert "{&quot;type&quot;:&quot;STEP&quot;,&quot;dir&quot;:&quot;LANE+&quot;}" in html
+
+
+def test_a_reroll_keeps_the_dice_set_aside_locked_and_counts_the_rerolls_left() -> None:
+    reroll = {
+        "payload": {"type": "REROLL", "keep": []},
+        "left": 1,
+        "free": False,
+        "dice": [
+            {**DIE, "locked": True, "kept": True},
+            {**DIE, "index": 1, "number": 2, "locked": False, "kept": True},
+        ],
+    }
+    html = panel(
+        {"turn": {"seat": 0}}, {"my_turn": True, "act": {"reroll": reroll, "finalize": {"type": "FINALIZE_DICE"}}}, 0
+    )
+    assert '<input type="hidden" name="keep[]" value="0"><input type="checkbox" checked disabled' in html
+    assert 'aria-label="Die #1 stays set aside"' in html
+    assert '<input type="checkbox" name="keep[]" value="1" checked> keep' in html
+    assert "Reroll the others (1 reroll left)" in html
+    assert 'id="br-finalize"' in html and "These dice are final" in html
+
+
+def test_the_end_of_a_turn_offers_the_unused_dice_for_sale() -> None:
+    act = {
+        "handbrake": {"type": "HANDBRAKE"},
+        "end_turn": {"payload": {"type": "END_TURN", "sell": []}, "dice": [DIE], "mochico": True},
+    }
+    html = panel({"turn": {"seat": 0}}, {"my_turn": True, "act": act}, 0)
+    assert "Handbrake: spend 3 tokens, turn round and stop" in html
+    assert "Sell unused dice for $100 each" in html
+    assert '<input type="checkbox" name="sell[]" value="0" checked> sell' in html
+    assert "Don Mochico" in html and 'id="br-end"' in html
+
+
+def test_the_others_see_the_dice_of_the_seat_taking_its_turn_and_no_controls() -> None:
+    board = {"my_turn": False, "tray": [DIE], "turn_name": "<Bo>", "act": {"steps": [{"form_id": "x"}]}}
+    html = panel({"turn": {"seat": 1}}, board, seat=0)
+    assert "&lt;Bo&gt;'s dice" in html and "<Bo>" not in html
+    assert "<form" not in html and "br-jump" not in html
+    assert "Your dice" in panel({"turn": {"seat": 1}}, {**board, "my_turn": False}, seat=1)
+
+
+def test_the_rarer_sections_render_from_their_partials_in_the_panels_context() -> None:
+    shots = [
+        {
+            "number": 2,
+            "die": 1,
+            "payload": {"type": "SHOOT", "die": 1},
+            "dirs": [
+                {
+                    "value": "0,1",
+                    "name": "ahead",
+                    "hint": "hits car #3",
+                    "ray": "2,5,0,1",
+                    "payload": {"type": "SHOOT", "die": 1, "dir": [0, 1]},
+                }
+            ],
+        }
+    ]
+    html = panel({"turn": {"seat": 0}}, {"my_turn": True, "act": {"shots": shots}}, 0)
+    assert "Fire die #2 ahead" in html and 'data-ray="2,5,0,1"' in html
+    assert 'method="post" action="/m/1/action/" data-act' in html
+
+
+def test_the_action_panel_speaks_traditional_chinese() -> None:
+    with speaking("zh-hant"):
+        html = panel({"turn": {"seat": 0}}, {"my_turn": True, "act": {"roll": {"type": "ROLL"}}}, 0)
+    assert "Roll the 5 dice" not in html and "Start of your turn" not in html
+    assert "擲出 5 顆骰子" in html
