@@ -98,7 +98,7 @@ def _status_inputs(context: Any, key: Any) -> object:
 
 
 def _shop_inputs(context: Any, key: Any) -> object:
-    """``_shop.html`` (its buy buttons are action forms: the action address too)."""
+    """The shop (``bridge_html.shop_panel``; its buy buttons are action forms: the action address too)."""
     return (
         _viewer_acts(context),
         _picked(
@@ -111,7 +111,7 @@ def _shop_inputs(context: Any, key: Any) -> object:
 
 
 def _act_inputs(context: Any, key: Any) -> object:
-    """The action panel: ``_actions.html`` on the viewer's turn, else the dice tray (``_dice.html``)."""
+    """The action panel (``bridge_html.action_panel``): the controls on the viewer's turn, else the dice tray."""
     return (
         _viewer_acts(context),
         _picked(context["view"].get("turn"), ("seat", "pool", "steps_left")),

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, ngettext
 from games.speaking import current_language
 
 from .bridge_tags import die, order_items, pips, speed_bar
-from .hideout import action_fields, action_form_attrs
+from .hideout import action_button, action_fields, action_form_attrs
 
 register = template.Library()
 
@@ -93,6 +93,15 @@ def _words() -> dict[str, str]:
             "sell": gettext("sell"),
             "don_mochico": gettext("Don Mochico: selling 2 or more dice forfeits your $200 allowance."),
             "end_the_turn": gettext("End the turn"),
+            "shop": gettext("Shop"),
+            "already_bought": gettext("you already bought a tile this turn"),
+            "one_purchase": gettext("one purchase per turn; debt is allowed"),
+            "empty": gettext("empty"),
+            "tiles_and_piles": gettext("Tiles and piles"),
+            "face_up_adventure_tiles": gettext("Face-up adventure tiles"),
+            "discard_piles": gettext("Discard piles"),
+            "adventure": gettext("Adventure:"),
+            "bonus": gettext("Bonus:"),
         }
         words = _WORDS[language] = {key: escape(text) for key, text in translated.items()}
     return words
@@ -510,3 +519,84 @@ def action_panel(context: Any) -> SafeString:
     if board.get("tray"):
         return mark_safe(_dice_tray(view, board, context.get("seat")))
     return mark_safe("")
+
+
+# --- the shop and the piles (``#br-shop``) ----------------------------------------------------------
+
+
+def _slot(context: Any, s: Mapping[str, Any]) -> str:
+    words = _words()
+    tile = s.get("tile")
+    if not tile:
+        body = f'<small class="muted">{words["empty"]}</small>\n'
+        colour = " empty"
+    else:
+        colour = f" {_value(tile.get('colour', ''))}"
+        buy = ""
+        if s.get("can_buy"):
+            label = gettext("Buy (into debt)") if s.get("debt") else gettext("Buy")
+            buy = str(action_button(context, s["payload"], label, "btn small primary"))
+        body = (
+            f'<strong class="br-slot-name">{_value(tile.get("name", ""))}</strong>\n'
+            f'<small class="br-slot-colour">{_value(tile.get("colour_name", ""))} · '
+            f"{_value(tile.get('colour_hint', ''))}</small>\n"
+            f'<small class="br-effect">{_value(tile.get("effect", ""))}</small>\n{buy}\n'
+        )
+    return (
+        f'<li class="br-slot{colour}">\n<span class="br-price">{_value(s.get("price_text", ""))}</span>\n{body}</li>\n'
+    )
+
+
+def _piles(view: Mapping[str, Any], board: Mapping[str, Any]) -> str:
+    words = _words()
+    out = f'<section class="br-panel br-piles-panel" aria-label="{words["tiles_and_piles"]}">\n'
+    if board.get("face_up"):
+        tiles = "".join(
+            f'<li title="{_value(t.get("effect", ""))}"><svg viewBox="0 0 40 40" aria-hidden="true">'
+            f'<use href="#br-s-{_value(t.get("kind", ""))}" width="40" height="40"/></svg>'
+            f"{_value(t.get('label', ''))} <small>{_value(t.get('id', ''))}</small></li>"
+            for t in board["face_up"]
+        )
+        out += f'<h3>{words["face_up_adventure_tiles"]}</h3>\n<ul class="br-faceup">\n{tiles}\n</ul>\n'
+    adventure = gettext("Adventure pile: %(n)s · discarded: %(d)s") % {
+        "n": _value(view.get("adventure_pile_size")),
+        "d": len(view.get("adventure_discard") or ()),
+    }
+    bonus = ""
+    if view.get("mode") != "first_game":
+        bonus = "<br>" + gettext("Bonus pile: %(n)s · discarded: %(d)s") % {
+            "n": _value(view.get("bonus_pile_size")),
+            "d": len(view.get("bonus_discard") or ()),
+        }
+    out += f'<p class="br-pilesizes">\n{adventure}\n{bonus}\n</p>\n'
+    adventure_discard, bonus_discard = board.get("adventure_discard"), board.get("bonus_discard")
+    if adventure_discard or bonus_discard:
+        out += f"<details><summary>{words['discard_piles']}</summary>\n"
+        if adventure_discard:
+            out += f"<p>{words['adventure']} {', '.join(_value(name) for name in adventure_discard)}</p>\n"
+        if bonus_discard:
+            out += f"<p>{words['bonus']} {', '.join(_value(name) for name in bonus_discard)}</p>\n"
+        out += "</details>\n"
+    return out + "</section>"
+
+
+@register.simple_tag(takes_context=True)
+def shop_panel(context: Any) -> SafeString:
+    """The shop (``#br-shop``): its slots with a buy button on those the viewer may buy (one purchase
+    a turn), then the face-up adventure tiles and the piles' sizes and discards (R-89: all public)."""
+    view: Mapping[str, Any] = context.get("view") or {}
+    board: Mapping[str, Any] = context.get("board") or {}
+    out = ""
+    if view.get("mode") != "first_game":
+        words = _words()
+        turn = view.get("turn") or {}
+        if turn.get("bought") and turn.get("seat") == context.get("seat"):
+            note = words["already_bought"]
+        else:
+            note = words["one_purchase"]
+        slots = "".join(_slot(context, s) for s in board.get("shop") or ())
+        out = (
+            f'<section class="br-panel br-shop" aria-label="{words["shop"]}">\n'
+            f'<h3>{words["shop"]} <small>· {note}</small></h3>\n<ol class="br-slots">\n{slots}</ol>\n</section>\n'
+        )
+    return mark_safe(out + _piles(view, board))

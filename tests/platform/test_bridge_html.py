@@ -242,3 +242,56 @@ def test_the_action_panel_speaks_traditional_chinese() -> None:
         html = panel({"turn": {"seat": 0}}, {"my_turn": True, "act": {"roll": {"type": "ROLL"}}}, 0)
     assert "Roll the 5 dice" not in html and "Start of your turn" not in html
     assert "擲出 5 顆骰子" in html
+
+
+def shop(view: dict[str, Any], board: dict[str, Any], seat: int | None) -> str:
+    template = Template("{% load bridge_html %}{% shop_panel %}")
+    return template.render(Context({"view": view, "board": board, "seat": seat, "action_url": "/m/1/action/"}))
+
+
+TILE = {"colour": "blue", "name": "<Nitro>", "colour_name": "Blue", "colour_hint": "any time", "effect": "+20 mph"}
+SLOTS = [
+    {
+        "slot": 0,
+        "price_text": "$300",
+        "tile": TILE,
+        "can_buy": True,
+        "debt": True,
+        "payload": {"type": "BUY", "slot": 0},
+    },
+    {
+        "slot": 1,
+        "price_text": "$200",
+        "tile": None,
+        "can_buy": False,
+        "debt": False,
+        "payload": {"type": "BUY", "slot": 1},
+    },
+]
+
+
+def test_the_shop_offers_what_the_viewer_may_buy_and_shows_the_piles_r89() -> None:
+    view = {
+        "mode": "standard",
+        "turn": {"seat": 0},
+        "adventure_pile_size": 7,
+        "adventure_discard": ["A1", "A2"],
+        "bonus_pile_size": 4,
+        "bonus_discard": [],
+    }
+    board = {"shop": SLOTS, "face_up": [], "adventure_discard": ["Oil", "<Mine>"], "bonus_discard": []}
+    html = shop(view, board, seat=0)
+    assert '<li class="br-slot blue">' in html and '<li class="br-slot empty">' in html
+    assert "&lt;Nitro&gt;" in html and "<Nitro>" not in html
+    assert ">Buy (into debt)</button>" in html and html.count("<form") == 1
+    assert "one purchase per turn; debt is allowed" in html
+    assert "Adventure pile: 7 · discarded: 2" in html and "Bonus pile: 4 · discarded: 0" in html
+    assert "Adventure: Oil, &lt;Mine&gt;" in html and "Bonus:" not in html
+
+
+def test_the_shop_says_when_the_viewer_already_bought_and_is_closed_in_a_first_game() -> None:
+    view = {"mode": "standard", "turn": {"seat": 0, "bought": True}, "adventure_pile_size": 1, "bonus_pile_size": 1}
+    assert "you already bought a tile this turn" in shop(view, {"shop": SLOTS}, seat=0)
+    assert "you already bought a tile this turn" not in shop(view, {"shop": SLOTS}, seat=1)
+    first = shop({**view, "mode": "first_game"}, {"shop": SLOTS}, seat=0)
+    assert "br-shop" not in first and "Bonus pile" not in first and "Adventure pile: 1" in first
