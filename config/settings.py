@@ -274,6 +274,7 @@ CONTENT_SECURITY_POLICY = {
 HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the tests turn it on: games.fragment_memo, games.shell_memo
 HIDEOUT_GUARDED_WRITE = True  # on PostgreSQL, a move is written by one statement: games.guarded
 HIDEOUT_LIVE_TIMERS = True  # a live game's countdowns fire in this process: games.livetimers
+HIDEOUT_GC_TUNING = env.bool("HIDEOUT_GC_TUNING", default=True)  # games.gc_tuning
 
 LOGGING = {
     "version": 1,
