@@ -10,6 +10,9 @@ times the server's CPU (the process's CPU time, every thread) for:
   its client the bytes it would put on the wire;
 * ``--transport post`` (the fallback): the HTMX POST through Django's whole request stack instead.
 
+The process's garbage collector is tuned as a daphne's is (``games.gc_tuning``, ``config/asgi.py``);
+``HIDEOUT_GC_TUNING=0`` measures with CPython's defaults instead.
+
 ``--live`` marks the game live (``rules.live``): its pushes are JSON events, nothing rendered.
 It splits the CPU time by stage (each stage's own time, nested stages taken out), and prints the
 bytes each opponent's socket is sent per move: on the wire (compressed as daphne compresses a message
@@ -346,8 +349,10 @@ def main() -> None:
         db.migrate()
         from django.conf import settings
 
+        from games import gc_tuning
         from games.engines.registry import get_rules
 
+        gc_tuning.tune(settings.HIDEOUT_GC_TUNING)  # as config/asgi.py tunes a daphne once loaded
         settings.ALLOWED_HOSTS = ["*"]
         if args.live:
             get_rules(args.game).live = True  # type: ignore[attr-defined]  # what a live game declares

@@ -1,6 +1,5 @@
 """HTTP goes to Django, /ws/ to the Channels consumers (authenticated by the session cookie)."""
 
-import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -15,17 +14,13 @@ from django.conf import settings  # noqa: E402
 
 from config import wscompress  # noqa: E402
 from config.limits import HttpConcurrencyLimit  # noqa: E402
+from games import gc_tuning  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 wscompress.install()  # pushes are HTML: deflate them for the phones
-# What is loaded by now lives as long as the process: kept out of the collector's full passes,
-# which otherwise walk it all and pause every socket of the process (~100 ms measured under load).
-gc.freeze()
-# A push allocates many short-lived objects: with the default thresholds (700, 10, 10) the
-# collector ran about once per seat rendered and moved what was alive mid-render into the older
-# generations, whose passes then cost more than a move. Fewer, larger young passes: in
-# bench/move_cost.py the collector's time per move fell by ~45 % and the full passes went away.
-gc.set_threshold(10_000, 20, 20)
+# What is loaded by now lives as long as the process: out of the collector's reach, and fewer,
+# larger young passes for the short-lived objects of a push (games.gc_tuning).
+gc_tuning.tune(settings.HIDEOUT_GC_TUNING)
 
 application = ProtocolTypeRouter(
     {

@@ -8,13 +8,11 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.conf import settings
         from django.db.models.signals import post_migrate
 
-        from . import gc_tuning, signals, template_fast_paths  # noqa: F401
+        from . import signals, template_fast_paths  # noqa: F401
         from .sitename import sync_site
 
         template_fast_paths.install()
 
         post_migrate.connect(sync_site, sender=self)
-        gc_tuning.tune(settings.HIDEOUT_GC_TUNING)
