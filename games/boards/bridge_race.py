@@ -72,7 +72,7 @@ def _viewer_acts(context: Any) -> tuple[bool, bool]:
 
 
 def _status_inputs(context: Any, key: Any) -> object:
-    """The status line (``bridge_html.status_line``)."""
+    """The status line (``bridge_race_panels.status_line``)."""
     return (
         _viewer_acts(context),
         _picked(context["view"], ("round", "phase", "turn", "prompt", "active_seat")),
@@ -98,7 +98,7 @@ def _status_inputs(context: Any, key: Any) -> object:
 
 
 def _shop_inputs(context: Any, key: Any) -> object:
-    """The shop (``bridge_html.shop_panel``; its buy buttons are action forms: the action address too)."""
+    """The shop (``bridge_race_panels.shop_panel``; its buy buttons are action forms: the action address too)."""
     return (
         _viewer_acts(context),
         _picked(
@@ -111,7 +111,7 @@ def _shop_inputs(context: Any, key: Any) -> object:
 
 
 def _act_inputs(context: Any, key: Any) -> object:
-    """The action panel (``bridge_html.action_panel``): the controls on the viewer's turn, else the dice tray."""
+    """The action panel (``bridge_race_panels.action_panel``): the controls on the viewer's turn, else the dice tray."""
     return (
         _viewer_acts(context),
         _picked(context["view"].get("turn"), ("seat", "pool", "steps_left")),
