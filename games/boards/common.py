@@ -1,10 +1,23 @@
-"""The inputs of the match page's own fragments (``templates/games/match.html``), for every game."""
+"""The match page's own fragments (``templates/games/match.html``), for every game: their inputs,
+and the status panel written in Python (it changes with every move of a game with deadlines)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from html import escape
 from typing import Any
 
+from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.translation import gettext
+
 from . import FragmentInputs
+
+
+def shown(value: Any) -> str:
+    """``{{ value }}`` in a board fragment (numbers as Python writes them): escaped unless marked safe."""
+    if isinstance(value, SafeData):
+        return str(value)
+    return escape(str(value))
 
 
 def _turn(context: Any, key: Any) -> object:
@@ -31,3 +44,33 @@ FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "match-after": _after,
     "resign": _resign,
 }
+
+
+def match_status(context: Any) -> SafeString:
+    """The inside of ``#match-status``: the final standings, and whom the match waits for until when
+    (a live game's board shows its own clocks). Rendered from the spectator's context."""
+    from games.templatetags.hideout import player_name
+
+    out = "\n"
+    standings = context.get("standings")
+    if standings:
+        rows = "".join(_standing(row) for row in standings)
+        out += f'<div class="standings">\n<h2>{escape(gettext("Final standings"))}</h2>\n<ol>{rows}</ol>\n</div>\n'
+    deadlines = context.get("deadlines")
+    if deadlines and not context.get("live"):
+        waiting = escape(gettext("Waiting for"))
+        items = "".join(
+            f"<li>{waiting} {', '.join(escape(player_name(context, seat)) for seat in d['seats'])}: "
+            f'<span class="countdown" data-due="{shown(d["due"])}"></span></li>'
+            for d in deadlines
+        )
+        out += f'<ul class="deadlines">{items}</ul>\n'
+    return mark_safe(out)
+
+
+def _standing(row: Mapping[str, Any]) -> str:
+    winner = row.get("winner")
+    opening = '<li class="winner">' if winner else "<li>"
+    star = f", ★ {escape(gettext('winner'))}" if winner else ""
+    place = f"{shown(row.get('rank', ''))}. {shown(row.get('name', ''))} — {shown(row.get('score_text', ''))}"
+    return f"{opening}{place}{star}</li>"

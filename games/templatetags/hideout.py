@@ -26,6 +26,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games import boards, fragment_memo
+from games.boards import common as board_common
 from games.bounded import BoundedCache
 from games.speaking import current_language
 
@@ -370,3 +371,6 @@ def fragment(parser: Any, token: Any) -> FragmentNode:
     nodelist = _numbers_plain(parser.parse(("endfragment",)))
     parser.delete_first_token()
     return FragmentNode(name, key, nodelist, by_key=by_key)
+
+
+register.simple_tag(board_common.match_status, takes_context=True)

@@ -1,0 +1,37 @@
+"""The match page's status panel (games.boards.common.match_status), every game's: the final
+standings with the winners starred, and whom the match waits for with the time its clock runs out
+(a countdown in the page), except in a live game, whose board shows its own clocks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template import Context, Template
+
+from games.speaking import speaking
+
+
+def panel(**context: Any) -> str:
+    return Template("{% load hideout %}{% match_status %}").render(Context(context))
+
+
+def test_it_names_the_seats_waited_for_escaped_with_their_deadline() -> None:
+    html = panel(deadlines=[{"seats": [0, 2], "due": 1764300000.5}], names={0: "<Ann>", 2: "Bo"}, live=False)
+    assert '<ul class="deadlines"><li>Waiting for &lt;Ann&gt;, Bo: ' in html
+    assert 'data-due="1764300000.5"' in html and "<Ann>" not in html
+
+
+def test_a_live_game_shows_no_deadlines_here() -> None:
+    assert "deadlines" not in panel(deadlines=[{"seats": [0], "due": 1.0}], names={0: "Ann"}, live=True)
+
+
+def test_the_final_standings_star_the_winners() -> None:
+    rows = [
+        {"rank": 1, "name": "<Ann>", "score_text": "12 points", "winner": True},
+        {"rank": 2, "name": "Bo", "score_text": "9 points", "winner": False},
+    ]
+    html = panel(standings=rows, deadlines=[], names={})
+    assert "<h2>Final standings</h2>" in html
+    assert '<li class="winner">1. &lt;Ann&gt; — 12 points, ★ winner</li><li>2. Bo — 9 points</li>' in html
+    with speaking("zh-hant"):
+        assert "Final standings" not in panel(standings=rows, deadlines=[], names={})
