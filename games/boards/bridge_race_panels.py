@@ -1,10 +1,10 @@
 """bridge_race's panels that a push renders for most moves, written in Python instead of templates
 (drawn by the tags of ``games.templatetags.bridge_html``).
 
-The status line changes with every move and is rendered twice a move (for the seat taking its turn
-and for the others), a dashboard for about every move; the Django template engine spent about
-0.2 ms on each, most of it resolving variables and looking up the same messages. Here each is
-built from the board model (:func:`games.templatetags.bridge_tags.bridge_model`) with the same
+The status line, the dashboards, the action panel and the shop change with most moves (the status
+line twice a move: for the seat taking its turn and for the others); the Django template engine
+spent 0.2-0.5 ms on each, most of it resolving variables and looking up the same messages. Here each
+is built from the board model (:func:`games.templatetags.bridge_tags.bridge_model`) with the same
 messages (so the catalogues' translations apply as they are) and the same escaping as the template
 gave: a translated text is escaped, a message's own text is not (``{% blocktranslate %}``) but the
 values put in it are.
@@ -18,20 +18,14 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from games.speaking import current_language
 from games.templatetags.bridge_tags import die, order_items, pips, speed_bar
 from games.templatetags.hideout import action_button, action_fields, action_form_attrs
 
-
-def _value(value: Any) -> str:
-    """``{{ value }}`` in a board fragment: escaped unless marked safe."""
-    if isinstance(value, SafeData):
-        return str(value)
-    return escape(str(value))
-
+from .common import shown
 
 _WORDS: dict[str | None, dict[str, str]] = {}
 
@@ -112,24 +106,24 @@ def _whose_turn(view: Mapping[str, Any], board: Mapping[str, Any], seat: int | N
         who = f'<strong class="br-you">{words["your_turn"]}</strong>'
     else:
         who = gettext("<strong>%(name)s</strong>'s turn (%(char)s)") % {
-            "name": _value(board.get("turn_name", "")),
-            "char": _value(board.get("turn_char", "")),
+            "name": shown(board.get("turn_name", "")),
+            "char": shown(board.get("turn_char", "")),
         }
-    line = f'<p class="br-whose">\n{who}\n— {_value(board.get("stage", ""))}'
+    line = f'<p class="br-whose">\n{who}\n— {shown(board.get("stage", ""))}'
     if stage == "move":
         steps: int = turn.get("steps_left") or 0
-        line += ": " + ngettext("%(n)s step left", "%(n)s steps left", steps) % {"n": _value(steps)}
+        line += ": " + ngettext("%(n)s step left", "%(n)s steps left", steps) % {"n": shown(steps)}
     line += "\n"
     if stage in ("move", "after"):
         pool: int = turn.get("pool") or 0
-        line += " · " + ngettext("%(n)s steering token", "%(n)s steering tokens", pool) % {"n": _value(pool)}
+        line += " · " + ngettext("%(n)s steering token", "%(n)s steering tokens", pool) % {"n": shown(pool)}
     line += "\n"
     if stage == "roll":
-        used = {"used": _value(turn.get("rerolls")), "max": _value(turn.get("max_rerolls"))}
+        used = {"used": shown(turn.get("rerolls")), "max": shown(turn.get("max_rerolls"))}
         line += " · " + gettext("rerolls %(used)s/%(max)s") % used
     line += "\n"
     if turn.get("pending_slowdown"):
-        slowdown = gettext("caltrops: −%(n)s mph when the movement ends") % {"n": _value(turn["pending_slowdown"])}
+        slowdown = gettext("caltrops: −%(n)s mph when the movement ends") % {"n": shown(turn["pending_slowdown"])}
         line += f' · <span class="br-warn">{slowdown}</span>'
     line += "\n"
     if turn.get("bought"):
@@ -137,8 +131,8 @@ def _whose_turn(view: Mapping[str, Any], board: Mapping[str, Any], seat: int | N
     line += "\n</p>\n"
     if view.get("prompt") and board.get("prompt_name"):
         choose = gettext("%(name)s must choose: %(q)s") % {
-            "name": _value(board["prompt_name"]),
-            "q": _value(board.get("prompt_question", "")),
+            "name": shown(board["prompt_name"]),
+            "q": shown(board.get("prompt_question", "")),
         }
         line += f'<p class="br-whose br-warn">{choose}</p>'
     return line + "\n"
@@ -150,7 +144,7 @@ def _placing(view: Mapping[str, Any], board: Mapping[str, Any], seat: int | None
     if view.get("active_seat") == seat:
         words = f'<strong class="br-you">{mine}</strong>'
     else:
-        words = theirs % {"name": _value(board["active_name"])}
+        words = theirs % {"name": shown(board["active_name"])}
     return f'<p class="br-whose">{words}</p>\n'
 
 
@@ -178,13 +172,13 @@ def _phase_lines(view: Mapping[str, Any], board: Mapping[str, Any], seat: int | 
     if phase == "round_end":
         steps = "".join(
             f'<li class="{"current" if s.get("current") else "done" if s.get("done") else ""}">'
-            f"{_value(s.get('name', ''))}</li>"
+            f"{shown(s.get('name', ''))}</li>"
             for s in board.get("end_strip") or ()
         )
         return f'<ol class="br-endsteps" aria-label="{words["end_of_the_round"]}">\n{steps}\n</ol>\n'
     if phase == "over":
         over = words["the_race_is_over"]
-        return f'<p class="br-whose"><strong>{over}</strong> {_value(board.get("end_reason", ""))}</p>\n'
+        return f'<p class="br-whose"><strong>{over}</strong> {shown(board.get("end_reason", ""))}</p>\n'
     return ""
 
 
@@ -196,11 +190,11 @@ def status_line(context: Any) -> SafeString:
     board: Mapping[str, Any] = context.get("board") or {}
     seat = context.get("seat")
     round_no = view.get("round")
-    headline = f"<strong>{gettext('Round %(n)s') % {'n': _value(round_no)}}</strong> · " if round_no else ""
+    headline = f"<strong>{gettext('Round %(n)s') % {'n': shown(round_no)}}</strong> · " if round_no else ""
     out = [
         '<div class="br-status" role="status">\n<p class="br-headline">\n',
-        f"{headline}{_value(board.get('phase', ''))}\n",
-        f'<span class="br-mode">· {_value(board.get("mode", ""))}</span>\n</p>\n',
+        f"{headline}{shown(board.get('phase', ''))}\n",
+        f'<span class="br-mode">· {shown(board.get("mode", ""))}</span>\n</p>\n',
         _phase_lines(view, board, seat),
     ]
     if board.get("order"):
@@ -208,12 +202,12 @@ def status_line(context: Any) -> SafeString:
         out.append(f'<ol class="br-order" aria-label="{words["turn_order_this_round"]}">\n{order}\n</ol>\n')
     if board.get("finish"):
         chips = "".join(
-            f'<span class="br-chip gold">{_value(f.get("place", ""))}. {_value(f.get("name", ""))}</span> '
+            f'<span class="br-chip gold">{shown(f.get("place", ""))}. {shown(f.get("name", ""))}</span> '
             for f in board["finish"]
         )
         out.append(f'<p class="br-finish">{words["finish_order"]} {chips}</p>\n')
     if board.get("arrested"):
-        chips = "".join(f'<span class="br-chip">{_value(f.get("name", ""))}</span> ' for f in board["arrested"])
+        chips = "".join(f'<span class="br-chip">{shown(f.get("name", ""))}</span> ' for f in board["arrested"])
         out.append(f'<p class="br-finish">{words["arrested"]} {chips}</p>\n')
     out.append("</div>")
     return mark_safe("".join(out))
@@ -225,35 +219,35 @@ def _gauges(p: Mapping[str, Any]) -> str:
     if p.get("pool") is not None:
         pool = (
             f'<div title="{words["steering_tokens_left_this"]}">'
-            f'<span class="br-label">{words["pool"]}</span> <strong>{_value(p["pool"])}</strong></div>'
+            f'<span class="br-label">{words["pool"]}</span> <strong>{shown(p["pool"])}</strong></div>'
         )
     return (
         '<div class="br-gauges">\n'
         f'<div class="br-speed-gauge" title="{words["speed"]}">\n'
         f'<span class="br-label">{words["speed"]}</span>\n'
         f'<span class="br-speed-bar" aria-hidden="true">{speed_bar(p.get("speed_steps") or [])}</span>\n'
-        f"<strong>{_value(p.get('speed', ''))}</strong> mph\n</div>\n"
+        f"<strong>{shown(p.get('speed', ''))}</strong> mph\n</div>\n"
         f'<div title="{words["free_steering_tokens_at"]}">'
         f'<span class="br-label">{words["free_tokens"]}</span> '
-        f"<strong>{_value(p.get('free_tokens', ''))}</strong></div>\n"
+        f"<strong>{shown(p.get('free_tokens', ''))}</strong></div>\n"
         f"{pool}\n"
         f'<div class="br-dur" title="{words["durability"]}">\n'
         f'<span class="br-label">{words["durability"]}</span>\n'
         f'<span class="br-pips" aria-hidden="true">{pips(p.get("pips") or [])}</span>\n'
-        f"<strong>{_value(p.get('durability', ''))}/{_value(p.get('max_durability', ''))}</strong>\n</div>\n</div>\n"
+        f"<strong>{shown(p.get('durability', ''))}/{shown(p.get('max_durability', ''))}</strong>\n</div>\n</div>\n"
     )
 
 
 def _car_state(p: Mapping[str, Any]) -> str:
     words = _words()
-    line = f"<span>{_value(p.get('status_text', ''))}</span>"
+    line = f"<span>{shown(p.get('status_text', ''))}</span>"
     if p.get("reversed"):
         line += f' · <span class="br-warn">{words["reversed"]}</span>'
     if p.get("leg"):
-        line += f" · {_value(p['leg'])}"
-    line += f"\n· <span>{_value(p.get('ramp_text', ''))}</span>"
+        line += f" · {shown(p['leg'])}"
+    line += f"\n· <span>{shown(p.get('ramp_text', ''))}</span>"
     if p.get("turn_pos"):
-        line += " · " + gettext("turn order %(n)s") % {"n": _value(p["turn_pos"])}
+        line += " · " + gettext("turn order %(n)s") % {"n": shown(p["turn_pos"])}
     return f'<p class="br-state">\n{line}\n</p>\n'
 
 
@@ -261,13 +255,12 @@ def _tiles(p: Mapping[str, Any]) -> str:
     if not (p.get("tiles") or p.get("active_tiles")):
         return ""
     held = "".join(
-        f'<span class="br-chip {_value(t.get("colour", ""))}" title="{_value(t.get("effect", ""))} '
-        f'({_value(t.get("colour_name", ""))}: {_value(t.get("colour_hint", ""))})">{_value(t.get("name", ""))}</span> '
+        f'<span class="br-chip {shown(t.get("colour", ""))}" title="{shown(t.get("effect", ""))} '
+        f'({shown(t.get("colour_name", ""))}: {shown(t.get("colour_hint", ""))})">{shown(t.get("name", ""))}</span> '
         for t in p.get("tiles") or ()
     )
     active = "".join(
-        f'<span class="br-chip blue active" title="{_value(t.get("effect", ""))}">'
-        f"⚡ {_value(t.get('name', ''))}</span> "
+        f'<span class="br-chip blue active" title="{shown(t.get("effect", ""))}">⚡ {shown(t.get("name", ""))}</span> '
         for t in p.get("active_tiles") or ()
     )
     return f'<p class="br-tiles">\n{held}\n{active}\n</p>\n'
@@ -279,28 +272,28 @@ def dashboard(p: Mapping[str, Any]) -> SafeString:
     every viewer (the viewer's own is marked "yours" around it, in the board's shell)."""
     words = _words()
     classes = (" active" if p.get("active") else "") + (" off" if p.get("status") not in ("board", "none") else "")
-    label = gettext("Dashboard of %(name)s") % {"name": _value(p.get("name", ""))}
+    label = gettext("Dashboard of %(name)s") % {"name": shown(p.get("name", ""))}
     marks = ' <span class="br-turnmark">' + words["acting"] + "</span>" if p.get("active") else ""
     if p.get("resigned"):
         marks += f" <em>({words['resigned']})</em>"
-    colour = f" <small>({_value(p['colour_name'])})</small>" if p.get("colour_name") else ""
+    colour = f" <small>({shown(p['colour_name'])})</small>" if p.get("colour_name") else ""
     debt = f"<small>{words['debt']}</small>" if p.get("debt") else ""
-    fill, number = _value(p.get("fill", "")), _value(p.get("number", ""))
+    fill, number = shown(p.get("fill", "")), shown(p.get("number", ""))
     header = (
         "<header>\n"
         '<svg class="br-mini-car" viewBox="0 0 40 40" aria-hidden="true"><use href="#br-s-car" width="40" height="40" '
-        f'fill="{fill}" stroke="{_value(p.get("outline", ""))}" stroke-width="1.5"/>'
-        f'<text x="20" y="27" text-anchor="middle" fill="{_value(p.get("ink", ""))}" font-size="14" font-weight="700">'
+        f'fill="{fill}" stroke="{shown(p.get("outline", ""))}" stroke-width="1.5"/>'
+        f'<text x="20" y="27" text-anchor="middle" fill="{shown(p.get("ink", ""))}" font-size="14" font-weight="700">'
         f"{number}</text></svg>\n"
-        f"<div>\n<strong>{_value(p.get('name', ''))}</strong> "
+        f"<div>\n<strong>{shown(p.get('name', ''))}</strong> "
         f'<span class="badge br-own">{words["you"]}</span>{marks}\n'
-        f'<div class="br-char" title="{_value(p.get("ability", ""))}">#{number} · {_value(p.get("char_name", ""))}'
+        f'<div class="br-char" title="{shown(p.get("ability", ""))}">#{number} · {shown(p.get("char_name", ""))}'
         f"{colour}</div>\n</div>\n"
         f'<div class="br-balance{" debt" if p.get("debt") else ""}" title="{words["balance"]}">'
-        f"{_value(p.get('balance_text', ''))}{debt}</div>\n</header>\n"
+        f"{shown(p.get('balance_text', ''))}{debt}</div>\n</header>\n"
     )
     return mark_safe(
-        f'<article id="br-dash-{_value(p.get("seat", ""))}" class="br-dash{classes}" style="--car:{fill}" '
+        f'<article id="br-dash-{shown(p.get("seat", ""))}" class="br-dash{classes}" style="--car:{fill}" '
         f'aria-label="{label}">\n{header}{_gauges(p)}{_car_state(p)}{_tiles(p)}</article>'
     )
 
@@ -313,7 +306,7 @@ def _dice_tray(view: Mapping[str, Any], board: Mapping[str, Any], seat: int | No
     if (view.get("turn") or {}).get("seat") == seat:
         whose = _words()["your_dice"]
     else:
-        whose = gettext("%(name)s's dice") % {"name": _value(board.get("turn_name", ""))}
+        whose = gettext("%(name)s's dice") % {"name": shown(board.get("turn_name", ""))}
     dice = "".join(die(d) for d in board.get("tray") or ())
     return (
         f'<section class="br-panel br-tray" aria-label="{_words()["dice"]}">\n'
@@ -356,7 +349,7 @@ def _start_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
             f'<form {forms.attrs} id="br-ramp" class="br-form br-inline" data-place="cell">'
             f"{forms.fields(ramp.get('payload'))}\n"
             f'<label class="br-field">{words["place_your_ramp_first"]}\n'
-            f'<select name="cell" data-hl-select>{_value(ramp.get("options_html", ""))}</select></label>\n'
+            f'<select name="cell" data-hl-select>{shown(ramp.get("options_html", ""))}</select></label>\n'
             f'{facing}<button type="submit" class="btn">{words["place_the_ramp"]}</button>\n</form>\n'
         )
     return out + "</section>\n"
@@ -366,9 +359,9 @@ def _reroll(reroll: Mapping[str, Any], forms: _Forms) -> str:
     words = _words()
     picks = []
     for d in reroll.get("dice") or ():
-        index = _value(d.get("index", ""))
+        index = shown(d.get("index", ""))
         if d.get("locked"):
-            stays = gettext("Die #%(n)s stays set aside") % {"n": _value(d.get("number", ""))}
+            stays = gettext("Die #%(n)s stays set aside") % {"n": shown(d.get("number", ""))}
             keep = (
                 f'<input type="hidden" name="keep[]" value="{index}">'
                 f'<input type="checkbox" checked disabled aria-label="{stays}"> {words["set_aside"]}'
@@ -384,7 +377,7 @@ def _reroll(reroll: Mapping[str, Any], forms: _Forms) -> str:
         f'<form {forms.attrs} id="br-reroll" class="br-panel br-tray">{forms.fields(reroll.get("payload"))}\n'
         f'<h3>{words["your_dice_tick"]}</h3>\n<div class="br-dice">\n{"".join(picks)}</div>\n'
         f'<p class="br-hint">{hint}</p>\n'
-        f'<div class="row">\n<button type="submit" class="btn">{again % {"n": _value(left)}}</button>\n'
+        f'<div class="row">\n<button type="submit" class="btn">{again % {"n": shown(left)}}</button>\n'
         "</div>\n</form>\n"
     )
 
@@ -402,21 +395,21 @@ def _steps(view: Mapping[str, Any], steps: list[dict[str, Any]], forms: _Forms) 
     turn = view.get("turn") or {}
     left: int = turn.get("steps_left") or 0
     pool: int = turn.get("pool") or 0
-    drive = ngettext("Drive: %(n)s step left", "Drive: %(n)s steps left", left) % {"n": _value(left)}
-    tokens = ngettext("%(n)s steering token", "%(n)s steering tokens", pool) % {"n": _value(pool)}
+    drive = ngettext("Drive: %(n)s step left", "Drive: %(n)s steps left", left) % {"n": shown(left)}
+    tokens = ngettext("%(n)s steering token", "%(n)s steering tokens", pool) % {"n": shown(pool)}
     buttons = []
     for s in steps:
         primary = " primary" if (s.get("payload") or {}).get("dir") == "STRAIGHT" else ""
-        lit = f' data-hl="{_value(s.get("lane", ""))},{_value(s.get("row", ""))}"' if s.get("on_bridge") else ""
+        lit = f' data-hl="{shown(s.get("lane", ""))},{shown(s.get("row", ""))}"' if s.get("on_bridge") else ""
         cost = f" · {words['2_tokens']}" if s.get("cost") else ""
-        hint = f"<em>{_value(s['hint'])}</em>" if s.get("hint") else ""
+        hint = f"<em>{shown(s['hint'])}</em>" if s.get("hint") else ""
         buttons.append(
-            f'<form {forms.attrs} id="{_value(s.get("form_id", ""))}" class="action-form">'
+            f'<form {forms.attrs} id="{shown(s.get("form_id", ""))}" class="action-form">'
             f"{forms.fields(s.get('payload'))}\n"
             f'<button type="submit" class="btn br-step{primary}"{lit}>\n'
-            f'<span class="br-arrow" aria-hidden="true">{_value(s.get("arrow", ""))}</span> '
-            f"{_value(s.get('name', ''))}\n"
-            f"<small>{_value(s.get('cell', ''))}{cost}</small>\n{hint}\n</button>\n</form>\n"
+            f'<span class="br-arrow" aria-hidden="true">{shown(s.get("arrow", ""))}</span> '
+            f"{shown(s.get('name', ''))}\n"
+            f"<small>{shown(s.get('cell', ''))}{cost}</small>\n{hint}\n</button>\n</form>\n"
         )
     return (
         f'<section class="br-panel">\n<h3>{drive}\n<small>· {tokens}</small></h3>\n'
@@ -438,7 +431,7 @@ def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
             f'<form {forms.attrs} id="br-mine" class="br-form br-inline" data-place="cell">'
             f"{forms.fields(mine.get('payload'))}\n"
             f'<label class="br-field">{words["bury_your_mine_at"]}\n'
-            f'<select name="cell" data-hl-select>{_value(mine.get("options_html", ""))}</select></label>\n'
+            f'<select name="cell" data-hl-select>{shown(mine.get("options_html", ""))}</select></label>\n'
             f'<button type="submit" class="btn">{words["bury_the_mine"]}</button>\n</form>\n'
         )
     end = act.get("end_turn")
@@ -447,7 +440,7 @@ def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
         if end.get("dice"):
             picks = "".join(
                 f'<label class="br-die-pick">{die(d)}<span class="br-keep"><input type="checkbox" name="sell[]" '
-                f'value="{_value(d.get("index", ""))}" checked> {words["sell"]}</span></label>\n'
+                f'value="{shown(d.get("index", ""))}" checked> {words["sell"]}</span></label>\n'
                 for d in end["dice"]
             )
             mochico = f'<p class="br-hint">{words["don_mochico"]}</p>' if end.get("mochico") else ""
@@ -525,19 +518,19 @@ def _slot(context: Any, s: Mapping[str, Any]) -> str:
         body = f'<small class="muted">{words["empty"]}</small>\n'
         colour = " empty"
     else:
-        colour = f" {_value(tile.get('colour', ''))}"
+        colour = f" {shown(tile.get('colour', ''))}"
         buy = ""
         if s.get("can_buy"):
             label = gettext("Buy (into debt)") if s.get("debt") else gettext("Buy")
             buy = str(action_button(context, s["payload"], label, "btn small primary"))
         body = (
-            f'<strong class="br-slot-name">{_value(tile.get("name", ""))}</strong>\n'
-            f'<small class="br-slot-colour">{_value(tile.get("colour_name", ""))} · '
-            f"{_value(tile.get('colour_hint', ''))}</small>\n"
-            f'<small class="br-effect">{_value(tile.get("effect", ""))}</small>\n{buy}\n'
+            f'<strong class="br-slot-name">{shown(tile.get("name", ""))}</strong>\n'
+            f'<small class="br-slot-colour">{shown(tile.get("colour_name", ""))} · '
+            f"{shown(tile.get('colour_hint', ''))}</small>\n"
+            f'<small class="br-effect">{shown(tile.get("effect", ""))}</small>\n{buy}\n'
         )
     return (
-        f'<li class="br-slot{colour}">\n<span class="br-price">{_value(s.get("price_text", ""))}</span>\n{body}</li>\n'
+        f'<li class="br-slot{colour}">\n<span class="br-price">{shown(s.get("price_text", ""))}</span>\n{body}</li>\n'
     )
 
 
@@ -546,20 +539,20 @@ def _piles(view: Mapping[str, Any], board: Mapping[str, Any]) -> str:
     out = f'<section class="br-panel br-piles-panel" aria-label="{words["tiles_and_piles"]}">\n'
     if board.get("face_up"):
         tiles = "".join(
-            f'<li title="{_value(t.get("effect", ""))}"><svg viewBox="0 0 40 40" aria-hidden="true">'
-            f'<use href="#br-s-{_value(t.get("kind", ""))}" width="40" height="40"/></svg>'
-            f"{_value(t.get('label', ''))} <small>{_value(t.get('id', ''))}</small></li>"
+            f'<li title="{shown(t.get("effect", ""))}"><svg viewBox="0 0 40 40" aria-hidden="true">'
+            f'<use href="#br-s-{shown(t.get("kind", ""))}" width="40" height="40"/></svg>'
+            f"{shown(t.get('label', ''))} <small>{shown(t.get('id', ''))}</small></li>"
             for t in board["face_up"]
         )
         out += f'<h3>{words["face_up_adventure_tiles"]}</h3>\n<ul class="br-faceup">\n{tiles}\n</ul>\n'
     adventure = gettext("Adventure pile: %(n)s · discarded: %(d)s") % {
-        "n": _value(view.get("adventure_pile_size")),
+        "n": shown(view.get("adventure_pile_size")),
         "d": len(view.get("adventure_discard") or ()),
     }
     bonus = ""
     if view.get("mode") != "first_game":
         bonus = "<br>" + gettext("Bonus pile: %(n)s · discarded: %(d)s") % {
-            "n": _value(view.get("bonus_pile_size")),
+            "n": shown(view.get("bonus_pile_size")),
             "d": len(view.get("bonus_discard") or ()),
         }
     out += f'<p class="br-pilesizes">\n{adventure}\n{bonus}\n</p>\n'
@@ -567,9 +560,9 @@ def _piles(view: Mapping[str, Any], board: Mapping[str, Any]) -> str:
     if adventure_discard or bonus_discard:
         out += f"<details><summary>{words['discard_piles']}</summary>\n"
         if adventure_discard:
-            out += f"<p>{words['adventure']} {', '.join(_value(name) for name in adventure_discard)}</p>\n"
+            out += f"<p>{words['adventure']} {', '.join(shown(name) for name in adventure_discard)}</p>\n"
         if bonus_discard:
-            out += f"<p>{words['bonus']} {', '.join(_value(name) for name in bonus_discard)}</p>\n"
+            out += f"<p>{words['bonus']} {', '.join(shown(name) for name in bonus_discard)}</p>\n"
         out += "</details>\n"
     return out + "</section>"
 
