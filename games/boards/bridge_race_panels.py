@@ -153,22 +153,12 @@ def _phase_lines(view: Mapping[str, Any], board: Mapping[str, Any], seat: int | 
     phase = view.get("phase")
     if phase == "turn" and board.get("turn_name"):
         return _whose_turn(view, board, seat)
-    if phase == "adventure" and board.get("active_name"):
-        return _placing(
-            view,
-            board,
-            seat,
-            words["place_adventure"],
-            gettext("<strong>%(name)s</strong> is placing an adventure tile."),
-        )
-    if phase == "choose_car" and board.get("active_name"):
-        return _placing(
-            view,
-            board,
-            seat,
-            words["choose_car"],
-            gettext("<strong>%(name)s</strong> is choosing a car."),
-        )
+    if phase in ("adventure", "choose_car") and board.get("active_name"):
+        if phase == "adventure":
+            mine, theirs = words["place_adventure"], gettext("<strong>%(name)s</strong> is placing an adventure tile.")
+        else:
+            mine, theirs = words["choose_car"], gettext("<strong>%(name)s</strong> is choosing a car.")
+        return _placing(view, board, seat, mine, theirs)
     if phase == "round_end":
         steps = "".join(
             f'<li class="{"current" if s.get("current") else "done" if s.get("done") else ""}">'

@@ -20,6 +20,14 @@ def shown(value: Any) -> str:
     return escape(str(value))
 
 
+def seat_name(names: Mapping[int, str] | None, seat: Any) -> str:
+    """The name of ``seat`` in ``names`` (a match's seat names), else the seat as it is."""
+    try:
+        return str((names or {}).get(int(seat), seat))
+    except (TypeError, ValueError):
+        return str(seat)
+
+
 def _turn(context: Any, key: Any) -> object:
     return context.get("seat"), context["match"].status, context.get("waiting_on_me")
 
@@ -49,8 +57,6 @@ FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
 def match_status(context: Any) -> SafeString:
     """The inside of ``#match-status``: the final standings, and whom the match waits for until when
     (a live game's board shows its own clocks). Rendered from the spectator's context."""
-    from games.templatetags.hideout import player_name
-
     out = "\n"
     standings = context.get("standings")
     if standings:
@@ -58,9 +64,9 @@ def match_status(context: Any) -> SafeString:
         out += f'<div class="standings">\n<h2>{escape(gettext("Final standings"))}</h2>\n<ol>{rows}</ol>\n</div>\n'
     deadlines = context.get("deadlines")
     if deadlines and not context.get("live"):
-        waiting = escape(gettext("Waiting for"))
+        waiting, names = escape(gettext("Waiting for")), context.get("names")
         items = "".join(
-            f"<li>{waiting} {', '.join(escape(player_name(context, seat)) for seat in d['seats'])}: "
+            f"<li>{waiting} {', '.join(escape(seat_name(names, seat)) for seat in d['seats'])}: "
             f'<span class="countdown" data-due="{shown(d["due"])}"></span></li>'
             for d in deadlines
         )

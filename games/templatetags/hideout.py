@@ -138,11 +138,7 @@ def plus_one(value: int) -> int:
 
 @register.simple_tag(takes_context=True)
 def player_name(context: template.Context, seat: Any) -> str:
-    names = context.get("names") or {}
-    try:
-        return str(names.get(int(seat), seat))
-    except (TypeError, ValueError):
-        return str(seat)
+    return board_common.seat_name(context.get("names"), seat)
 
 
 @register.filter
