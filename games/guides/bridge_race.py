@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.bridge_race.state import BONUS, FACE_IDS, SHOP_PRICES
-from games.templatetags.bridge_tags import (
+from games.boards.bridge_race.words import (
     BONUS_EFFECTS,
     BONUS_NAMES,
     CHARACTER_ABILITIES,
@@ -17,6 +16,7 @@ from games.templatetags.bridge_tags import (
     TILE_COLOUR_HINTS,
     TILE_COLOUR_NAMES,
 )
+from games.engines.bridge_race.state import BONUS, FACE_IDS, SHOP_PRICES
 
 COLOURS = ("gold", "blue", "metal", "grey")
 

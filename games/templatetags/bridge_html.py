@@ -1,8 +1,8 @@
-"""The tags that draw bridge_race's busiest panels (tiny: :mod:`games.boards.bridge_race_panels` builds them)."""
+"""The tags that draw bridge_race's busiest panels (tiny: :mod:`games.boards.bridge_race.panels` builds them)."""
 
 from django import template
 
-from games.boards import bridge_race_panels as panels
+from games.boards.bridge_race import panels
 
 register = template.Library()
 

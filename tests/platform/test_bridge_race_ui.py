@@ -522,8 +522,8 @@ def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
     dashboard marked, and the acting seat's controls added. Over a random race: the spectator's
     model built from each seat's view equals the one built from the spectator's view, and each
     seat's model differs from it only where it says "yours" and in its controls."""
+    from games.boards.bridge_race import model as board_model
     from games.engines.base import SYSTEM
-    from games.templatetags import bridge_tags
 
     rng = random.Random(f"r89-{mode}")
     state = RULES.initial(4, {"mode": mode, "time_limit": 60})
@@ -535,12 +535,12 @@ def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
         actors = RULES.actors(state)
         if not actors:
             break
-        spectator = bridge_tags._model(RULES.view(state, None), names, None)
+        spectator = board_model._model(RULES.view(state, None), names, None)
         for seat in (0, 1, 2, 3):
             legal = RULES.legal_actions(state, seat)
             view = RULES.view(state, seat)
-            assert bridge_tags._model(view, names, None) == spectator, (version, seat)
-            model = bridge_tags.bridge_model(view, seat, legal, names, (1, f"r89-{mode}", version))
+            assert board_model._model(view, names, None) == spectator, (version, seat)
+            model = board_model.bridge_model(view, seat, legal, names, (1, f"r89-{mode}", version))
             differs = {key for key in model if model[key] != spectator[key]}
             assert differs <= own | (controls if legal else set()), (version, seat, differs)
             assert model["me"] == next(p for p in view["players_info"] if p["seat"] == seat)
@@ -562,7 +562,8 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
     from django.utils import translation
 
     from games import speaking
-    from games.templatetags import bridge_tags
+    from games.boards.bridge_race import model as board_model
+    from games.boards.bridge_race.words import STATUS_NAMES
 
     state = RULES.initial(4, {"mode": "standard", "time_limit": 60})
     names = {i: f"Player {i + 1}" for i in range(4)}
@@ -570,8 +571,8 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
     built = {}
     for language in ("en", "zh-hant", "en"):
         with translation.override(language):
-            model = bridge_tags._model(view, names, None)
-            built[language] = (model["players"][0]["status_text"], bridge_tags.STATUS_NAMES["none"])
+            model = board_model._model(view, names, None)
+            built[language] = (model["players"][0]["status_text"], STATUS_NAMES["none"])
         assert speaking._speaking.get() is None, "no language left pinned after a build"
     assert built["en"][0] == built["en"][1] == "not on the bridge yet"
     assert built["zh-hant"][0] == built["zh-hant"][1] != built["en"][0]
@@ -582,7 +583,7 @@ def test_a_die_shows_its_face_state_and_flags_escaped() -> None:
     its number and what happened to it in words, and nothing unescaped."""
     from django.utils import translation
 
-    from games.templatetags.bridge_tags import die
+    from games.boards.bridge_race.pieces import die
 
     base = {"index": 1, "number": 2, "face": "SHOOT", "state": "unused", "name": "Shoot", "hint": "fire <a ray>"}
     with translation.override("en"):
@@ -601,7 +602,8 @@ def test_a_die_shows_its_face_state_and_flags_escaped() -> None:
 def test_a_dashboards_gauges_and_the_turn_order_are_drawn_lit_and_escaped() -> None:
     """The speed gauge lights each speed up to the car's (a mark per speed above 0), the durability
     a pip per point left, and the turn order marks the car taking its turn and those done."""
-    from games.templatetags.bridge_tags import SPEEDS, order_items, pips, speed_bar
+    from games.boards.bridge_race.pieces import order_items, pips, speed_bar
+    from games.boards.bridge_race.words import SPEEDS
 
     steps = [{"v": v, "on": 0 < v <= 20, "cur": v == 20} for v in SPEEDS]
     assert speed_bar(steps) == '<i class="on"></i><i class="on cur"></i>' + '<i class=""></i>' * (len(SPEEDS) - 3)

@@ -1,12 +1,12 @@
 """bridge_race's board: its model, what each fragment reads (:mod:`games.fragment_memo`) and what
 its shell reads (:mod:`games.shell_memo`).
 
-The board's model (``board``) is :func:`games.templatetags.bridge_tags.bridge_model`; a fragment
-is rendered again only when the parts of it and of the view that it draws changed for its viewer.
-After a move most of the five dashboards, the shop and the other seats' action panels are
-unchanged. The board is public (R-89): a fragment is kept once per set of inputs for all viewers
-(:func:`games.fragment_memo.rendered`, ``by_inputs``), so its inputs name what it shows of the
-viewer, and nothing more.
+The board's model (``board``) is :func:`.model.bridge_model` (the words, drawings, controls and
+panels are in this package's other modules); a fragment is rendered again only when the parts of it
+and of the view that it draws changed for its viewer. After a move most of the five dashboards, the
+shop and the other seats' action panels are unchanged. The board is public (R-89): a fragment is
+kept once per set of inputs for all viewers (:func:`games.fragment_memo.rendered`, ``by_inputs``),
+so its inputs name what it shows of the viewer, and nothing more.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games import fragment_memo
-from games.templatetags.bridge_tags import bridge_model
+from games.boards import FragmentInputs
 
-from . import FragmentInputs
+from .model import bridge_model
 
 
 def board_context(
@@ -42,7 +42,7 @@ def _model_parts(board: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[
     (:func:`fragment_memo.kept_digest`).
 
     The model's parts are made once and never changed: the spectator's are shared by every viewer of
-    a state (``bridge_tags.bridge_model``), so the five seats' inputs digest the shop once, not five
+    a state (``model.bridge_model``), so the five seats' inputs digest the shop once, not five
     times; pickling those lists and dicts was most of a shop's or status line's reuse."""
     board = board or {}
     return tuple(
@@ -56,7 +56,7 @@ def _dashboard_inputs(context: Any, key: Any) -> object:
 
     It is the same for every viewer: the viewer's own is marked "yours" around it, in the board's
     shell. So its inputs are the spectator's model's entry (the own one, marked ``me`` by
-    ``bridge_tags._seen_by``, is that entry plus the mark, which the dashboard does not read), whose
+    ``model._seen_by``, is that entry plus the mark, which the dashboard does not read), whose
     digest is taken once per state for every viewer, and a changed dashboard is rendered once."""
     board = context.get("board") or {}
     entries = board.get("public_players") or board.get("players") or ()
@@ -72,7 +72,7 @@ def _viewer_acts(context: Any) -> tuple[bool, bool]:
 
 
 def _status_inputs(context: Any, key: Any) -> object:
-    """The status line (``bridge_race_panels.status_line``)."""
+    """The status line (``panels.status_line``)."""
     return (
         _viewer_acts(context),
         _picked(context["view"], ("round", "phase", "turn", "prompt", "active_seat")),
@@ -98,7 +98,7 @@ def _status_inputs(context: Any, key: Any) -> object:
 
 
 def _shop_inputs(context: Any, key: Any) -> object:
-    """The shop (``bridge_race_panels.shop_panel``; its buy buttons are action forms: the action address too)."""
+    """The shop (``panels.shop_panel``; its buy buttons are action forms: the action address too)."""
     return (
         _viewer_acts(context),
         _picked(
@@ -111,7 +111,7 @@ def _shop_inputs(context: Any, key: Any) -> object:
 
 
 def _act_inputs(context: Any, key: Any) -> object:
-    """The action panel (``bridge_race_panels.action_panel``): the controls on the viewer's turn, else the dice tray."""
+    """The action panel (``panels.action_panel``): the controls on the viewer's turn, else the dice tray."""
     return (
         _viewer_acts(context),
         _picked(context["view"].get("turn"), ("seat", "pool", "steps_left")),
@@ -129,7 +129,7 @@ def _backdrop_inputs(context: Any, key: Any) -> object:
 
 def _cars_inputs(context: Any, key: Any) -> object:
     """The cars' layer: the spectator's drawing of every car (``car_svgs``, ``off_svg``), in which
-    the model redraws the viewer's own car from its entry (``bridge_tags._seen_by``).
+    the model redraws the viewer's own car from its entry (``model._seen_by``).
 
     The spectator's drawings are digested once per state for every viewer; the whole layer's text
     (a few KB) was the costliest input of all to digest."""

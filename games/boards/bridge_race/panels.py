@@ -4,10 +4,10 @@
 The status line, the dashboards, the action panel and the shop change with most moves (the status
 line twice a move: for the seat taking its turn and for the others); the Django template engine
 spent 0.2-0.5 ms on each, most of it resolving variables and looking up the same messages. Here each
-is built from the board model (:func:`games.templatetags.bridge_tags.bridge_model`) with the same
-messages (so the catalogues' translations apply as they are) and the same escaping as the template
-gave: a translated text is escaped, a message's own text is not (``{% blocktranslate %}``) but the
-values put in it are.
+is built from the board model (:func:`.model.bridge_model`) with the same messages (so the
+catalogues' translations apply as they are) and the same escaping as the template gave: a
+translated text is escaped, a message's own text is not (``{% blocktranslate %}``) but the values
+put in it are.
 Numbers are written as Python writes them, as inside a board fragment (``{% localize off %}``).
 The fixed words are translated once per language (:func:`_words`).
 """
@@ -21,11 +21,11 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
+from games.boards.common import shown
 from games.speaking import current_language
-from games.templatetags.bridge_tags import die, order_items, pips, speed_bar
 from games.templatetags.hideout import action_button, action_fields, action_form_attrs
 
-from .common import shown
+from .pieces import die, order_items, pips, speed_bar
 
 _WORDS: dict[str | None, dict[str, str]] = {}
 
