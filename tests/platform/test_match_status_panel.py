@@ -35,3 +35,21 @@ def test_the_final_standings_star_the_winners() -> None:
     assert '<li class="winner">1. &lt;Ann&gt; — 12 points, ★ winner</li><li>2. Bo — 9 points</li>' in html
     with speaking("zh-hant"):
         assert "Final standings" not in panel(standings=rows, deadlines=[], names={})
+
+
+def test_escaped_texts_are_kept_and_stay_escaped_once_the_store_is_full(monkeypatch: Any) -> None:
+    """``escape_text`` finds a text it escaped before; full, it forgets them all and goes on escaping."""
+    from django.utils.safestring import mark_safe
+
+    from games.boards import common
+
+    monkeypatch.setattr(common, "_escaped", {})
+    monkeypatch.setattr(common, "_ESCAPED_KEPT", 3)
+    assert common.escape_text("<b>\"Tom\" & 'Jo'</b>") == "&lt;b&gt;&quot;Tom&quot; &amp; &#x27;Jo&#x27;&lt;/b&gt;"
+    assert common.escape_text(12) == "12"
+    assert common.escape_text("<b>\"Tom\" & 'Jo'</b>") is common._escaped["<b>\"Tom\" & 'Jo'</b>"]
+    for n in range(10):
+        assert common.escape_text(f"<{n}>") == f"&lt;{n}&gt;"
+    assert len(common._escaped) <= 3
+    assert common.shown(mark_safe("<i>kept</i>")) == "<i>kept</i>"
+    assert common.shown("<i>") == "&lt;i&gt;"

@@ -4,12 +4,12 @@ with a hint of what each would do, and the shop's slots it may buy."""
 from __future__ import annotations
 
 import json
-from html import escape as html_escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from games.boards.common import escape_text
 from games.engines.bridge_race.board import START_CELLS
 from games.engines.bridge_race.state import ADVENTURE
 
@@ -28,7 +28,6 @@ from .words import (
     adventure_name,
     cell_label,
     cell_labels,
-    escape_text,
     money,
     paint,
     tile_info,
@@ -56,7 +55,7 @@ def _cell_options(cells: list[list[int]], selected: list[int] | None = None) -> 
     for lane, row in sorted(((c[0], c[1]) for c in cells), key=lambda c: (-c[1], c[0])):
         value = f"{lane},{row}"
         label = labels.get((lane, row)) or cell_label(lane, row)
-        out.append(f'<option value="{value}"{" selected" if value == pick else ""}>{html_escape(label)}</option>')
+        out.append(f'<option value="{value}"{" selected" if value == pick else ""}>{escape_text(label)}</option>')
     return mark_safe("".join(out))
 
 

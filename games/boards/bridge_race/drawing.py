@@ -7,17 +7,16 @@ clickable targets) are drawn per match state."""
 from __future__ import annotations
 
 from functools import lru_cache
-from html import escape as html_escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from games.boards.common import escape_text
 from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
 from games.speaking import current_language
 
 from .geometry import BOTTOM, CELL, LANES, ROWS, START_ROWS, TOP, WATER, WIDTH, cell_x, cell_y
-from .words import escape_text
 
 
 def _star(cx: float, cy: float, r1: float, r2: float, points: int, turn: float = 0.0) -> str:
@@ -398,9 +397,9 @@ def targets_svg(targets: list[dict[str, Any]]) -> str:
     placing = sum(1 for t in targets if t.get("place"))
     tabs = {True: "0" if placing <= 12 else "-1", False: "0" if len(targets) - placing <= 12 else "-1"}
     out = []
-    esc = html_escape  # the stdlib's: this loop may run 150 times per render
+    esc = escape_text  # this loop may run 150 times per render
     for t in targets:
-        label = esc(str(t["label"]))
+        label = esc(t["label"])
         attrs = f' data-form="{esc(t["form"])}"'
         if t.get("place"):  # the field is the one the (armed) form names in its data-place
             attrs += f' data-place data-value="{esc(t["value"])}"'

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from html import escape as html_escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
+
+from games.boards.common import escape_text
 
 
 def _lit(on: Any, current: Any = False) -> str:
@@ -29,8 +30,8 @@ def order_items(order: list[dict[str, Any]]) -> SafeString:
     return mark_safe(
         "".join(
             f'<li class="{"current" if o["current"] else "done" if o["done"] else ""}">'
-            f'<span class="br-dot" style="background:{html_escape(str(o["fill"]))}"></span>'
-            f"#{html_escape(str(o['number']))} {html_escape(str(o['name']))}</li>"
+            f'<span class="br-dot" style="background:{escape_text(o["fill"])}"></span>'
+            f"#{escape_text(o['number'])} {escape_text(o['name'])}</li>"
             for o in order
         )
     )
@@ -43,23 +44,23 @@ def die(d: dict[str, Any]) -> SafeString:
     Written here, not as an ``{% include %}`` per die: five dice to a tray, rendered for the acting
     seat after most of its moves, cost an include each (about 0.1 ms).
     """
-    face = html_escape(str(d.get("face", "")))
+    face = escape_text(d.get("face", ""))
     state = d.get("state", "")
     classes = "".join(f" {flag}" for flag in ("kept", "rerolled", "double") if d.get(flag))
-    name = html_escape(str(d.get("name", "")))
+    name = escape_text(d.get("name", ""))
     note = ""
     if d.get("kept"):
-        note = " · " + html_escape(gettext("set aside"))
+        note = " · " + escape_text(gettext("set aside"))
     elif d.get("rerolled"):
-        note = " · " + html_escape(gettext("rerolled"))
+        note = " · " + escape_text(gettext("rerolled"))
     if state != "unused":
-        note += " · " + html_escape(str(d.get("state_name", "")))
+        note += " · " + escape_text(d.get("state_name", ""))
     return mark_safe(
-        f'<span class="br-die face-{face} state-{html_escape(str(state))}{classes}"'
-        f' data-index="{html_escape(str(d.get("index", "")))}" data-face="{face}"'
-        f' title="{name}: {html_escape(str(d.get("hint", "")))}">\n'
+        f'<span class="br-die face-{face} state-{escape_text(state)}{classes}"'
+        f' data-index="{escape_text(d.get("index", ""))}" data-face="{face}"'
+        f' title="{name}: {escape_text(d.get("hint", ""))}">\n'
         f'<svg class="br-face" viewBox="0 0 40 40" aria-hidden="true">'
         f'<use href="#br-f-{face}" width="40" height="40"/></svg>\n'
         f'<span class="br-die-name">{name}{" ×2" if d.get("double") else ""}</span>\n'
-        f'<span class="br-die-flags">#{html_escape(str(d.get("number", "")))}{note}</span>\n</span>'
+        f'<span class="br-die-flags">#{escape_text(d.get("number", ""))}{note}</span>\n</span>'
     )

@@ -5,7 +5,6 @@ translated once per language; and the colours each character's car is painted in
 from __future__ import annotations
 
 from functools import lru_cache
-from html import escape as html_escape
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
@@ -15,13 +14,6 @@ from games.engines.bridge_race.state import ADVENTURE
 from games.speaking import current_language
 
 from .geometry import LANES, ROWS, on_bridge
-
-
-def escape_text(value: Any) -> str:
-    """Django's ``escape`` without its lazy-string wrapper and SafeString: the SVG and <option>s
-    built here run it hundreds of times a render, into strings marked safe whole."""
-    return html_escape(str(value))
-
 
 # A board model is built in one language, looked up once for the whole build (asking Django's
 # translation machinery for each of a model's words and cell labels was about a third of building
