@@ -15,8 +15,6 @@ from django.utils.translation import gettext
 from games.bounded import BoundedCache
 from games.speaking import current_language, speaking
 
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
 from .controls import NO_CONTROLS, shop_slots, with_controls
 from .drawing import car_svg, objects_svg, off_car_svg, piles_svg, targets_svg
 from .geometry import CELL, HEIGHT, LANES, ROWS, WATER, WIDTH, cell_x, cell_y
@@ -48,6 +46,9 @@ from .words import (
     paint,
     tile_info,
 )
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def _object_title(o: dict[str, Any], lane: int, row: int, names: dict[int, str], wall_row: int | None) -> str:
