@@ -14,6 +14,7 @@ from . import FragmentInputs
 
 _escaped: dict[str, str] = {}
 _ESCAPED_KEPT = 8192
+_ESCAPED_LONGEST = 200  # labels, names, hints: a longer text is escaped without being kept
 
 
 def escape_text(value: Any) -> str:
@@ -24,6 +25,8 @@ def escape_text(value: Any) -> str:
     text = str(value)
     found = _escaped.get(text)
     if found is None:
+        if len(text) > _ESCAPED_LONGEST:
+            return escape(text)
         if len(_escaped) >= _ESCAPED_KEPT:
             _escaped.clear()
         found = _escaped[text] = escape(text)

@@ -38,7 +38,8 @@ def test_the_final_standings_star_the_winners() -> None:
 
 
 def test_escaped_texts_are_kept_and_stay_escaped_once_the_store_is_full(monkeypatch: Any) -> None:
-    """``escape_text`` finds a text it escaped before; full, it forgets them all and goes on escaping."""
+    """``escape_text`` finds a text it escaped before; full, it forgets them all and goes on escaping;
+    a long text is escaped without being kept."""
     from django.utils.safestring import mark_safe
 
     from games.boards import common
@@ -51,5 +52,7 @@ def test_escaped_texts_are_kept_and_stay_escaped_once_the_store_is_full(monkeypa
     for n in range(10):
         assert common.escape_text(f"<{n}>") == f"&lt;{n}&gt;"
     assert len(common._escaped) <= 3
+    long_text = "<" * (common._ESCAPED_LONGEST + 1)
+    assert common.escape_text(long_text) == "&lt;" * len(long_text) and long_text not in common._escaped
     assert common.shown(mark_safe("<i>kept</i>")) == "<i>kept</i>"
     assert common.shown("<i>") == "&lt;i&gt;"
