@@ -81,12 +81,12 @@ def match_status(context: Any) -> SafeString:
     standings = context.get("standings")
     if standings:
         rows = "".join(_standing(row) for row in standings)
-        out += f'<div class="standings">\n<h2>{escape(gettext("Final standings"))}</h2>\n<ol>{rows}</ol>\n</div>\n'
+        out += f'<div class="standings">\n<h2>{escape_text(gettext("Final standings"))}</h2>\n<ol>{rows}</ol>\n</div>\n'
     deadlines = context.get("deadlines")
     if deadlines and not context.get("live"):
-        waiting, names = escape(gettext("Waiting for")), context.get("names")
+        waiting, names = escape_text(gettext("Waiting for")), context.get("names")
         items = "".join(
-            f"<li>{waiting} {', '.join(escape(seat_name(names, seat)) for seat in d['seats'])}: "
+            f"<li>{waiting} {', '.join(escape_text(seat_name(names, seat)) for seat in d['seats'])}: "
             f'<span class="countdown" data-due="{shown(d["due"])}"></span></li>'
             for d in deadlines
         )
@@ -97,6 +97,6 @@ def match_status(context: Any) -> SafeString:
 def _standing(row: Mapping[str, Any]) -> str:
     winner = row.get("winner")
     opening = '<li class="winner">' if winner else "<li>"
-    star = f", ★ {escape(gettext('winner'))}" if winner else ""
+    star = f", ★ {escape_text(gettext('winner'))}" if winner else ""
     place = f"{shown(row.get('rank', ''))}. {shown(row.get('name', ''))} — {shown(row.get('score_text', ''))}"
     return f"{opening}{place}{star}</li>"
