@@ -18,6 +18,7 @@ import re
 import statistics
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,6 +105,8 @@ def check_board(board: str, state: Any, viewer: int | None = None) -> None:
     assert marked == ([] if viewer is None else [str(viewer)]), (viewer, marked)
     assert board.count('class="badge br-own"') == state.players  # shown by the stylesheet in the marked one only
     assert ' me"' not in re.sub(r'<div class="br-dash-slot me">', "", board), "nothing else is marked"
+    # The viewer's own car: the stylesheet marks it from this (test_the_viewers_own_car_is_marked_by_the_stylesheet).
+    assert re.findall(r'<div class="br" id="br" data-seat="(\d*)"', board) == ["" if viewer is None else str(viewer)]
 
 
 def pages(match: Match, users: dict[int, Any], spectator: Any) -> dict[str, tuple[int | None, str]]:
@@ -519,16 +522,17 @@ def test_resolve_dice_posted_without_javascript_changes_the_speed(make_user: Any
 def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
     """R-89: the board is public, so every seat's model is the spectator's (built once per state,
     whichever seat's view it is built from, the acting seat's included) with its own car and
-    dashboard marked, and the acting seat's controls added. Over a random race: the spectator's
-    model built from each seat's view equals the one built from the spectator's view, and each
-    seat's model differs from it only where it says "yours" and in its controls."""
+    dashboard marked, and the acting seat's controls added (its car is marked by the stylesheet: the
+    cars' drawing is the spectator's). Over a random race: the spectator's model built from each
+    seat's view equals the one built from the spectator's view, and each seat's model differs from
+    it only where it says "yours" and in its controls."""
     from games.boards.bridge_race import model as board_model
     from games.engines.base import SYSTEM
 
     rng = random.Random(f"r89-{mode}")
     state = RULES.initial(4, {"mode": mode, "time_limit": 60})
     names = {i: f"Player {i + 1}" for i in range(4)}
-    own = {"cars", "off_cars", "svg_cars", "players", "me", "focus"}
+    own = {"players", "me", "focus"}
     controls = {"act", "targets", "svg_targets", "my_turn", "shop"}
     compared = acting = 0
     for version in range(400):
@@ -545,7 +549,6 @@ def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
             assert differs <= own | (controls if legal else set()), (version, seat, differs)
             assert model["me"] == next(p for p in view["players_info"] if p["seat"] == seat)
             assert [p["seat"] for p in model["players"] if p.get("me")] == [seat]
-            assert all(car.get("mine") == (car["seat"] == seat) for car in model["cars"] + model["off_cars"])
             assert model["my_turn"] is bool(legal) and model["act"]["any"] is bool(legal)
             compared += 1
             acting += bool(legal)
@@ -554,6 +557,28 @@ def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
         for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0 + version)):
             state = RULES.evolve(state, event)
     assert compared > 400 and acting > 100
+
+
+@pytest.mark.django_db
+def test_the_viewers_own_car_is_marked_by_the_stylesheet(make_user: Any) -> None:
+    """The cars' layer is the same for every viewer (a fragment drawn once per move for all): the
+    viewer's own car is marked by bridge_race.css, from the board's ``data-seat`` (check_board) and
+    the car's id, for every seat a race can have."""
+    from games import pushes
+
+    match, by_seat = started_match(make_user, "bridge_race", RULES.max_players)
+    rng = random.Random(7)
+    for _ in range(12):
+        bot_step(match, rng)
+    fresh = Match.objects.get(pk=match.pk)
+    layers = {seat: pushes.render_seat(fresh, user, {"board"}).frags["br-cars"] for seat, user in by_seat.items()}
+    assert len(set(layers.values())) == 1 and 'id="br-car-' in layers[0], "one drawing for every viewer"
+    assert "is-mine" not in layers[0] and "mine" not in layers[0]
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "bridge_race.css").read_text()
+    own = re.search(r"([^{}]*)\{ stroke-width: 2\.2; \}", css)
+    assert own is not None
+    marked = re.findall(r'\.br\[data-seat="(\d)"\] #br-car-(\d) \.br-car-body use', own.group(1))
+    assert marked == [(str(seat), str(seat)) for seat in range(RULES.max_players)]
 
 
 def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_behind() -> None:

@@ -4,9 +4,11 @@ its shell reads (:mod:`games.shell_memo`).
 The board's model (``board``) is :func:`.model.bridge_model` (the words, drawings, controls and
 panels are in this package's other modules); a fragment is rendered again only when the parts of it
 and of the view that it draws changed for its viewer. After a move most of the five dashboards, the
-shop and the other seats' action panels are unchanged. The board is public (R-89): a fragment is
-kept once per set of inputs for all viewers (:func:`games.fragment_memo.rendered`, ``by_inputs``),
-so its inputs name what it shows of the viewer, and nothing more.
+shop and the other seats' action panels are unchanged. The board is public (R-89): the bridge's
+layers and the dashboards are shared fragments, drawn once per move for every viewer, and the
+viewer's own car and dashboard are marked outside them (the stylesheet, the shell). The other
+fragments are kept once per set of inputs for all viewers (:func:`games.fragment_memo.rendered`,
+``by_inputs``), so their inputs name what they show of the viewer, and nothing more.
 """
 
 from __future__ import annotations
@@ -54,10 +56,9 @@ def _model_parts(board: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[
 def _dashboard_inputs(context: Any, key: Any) -> object:
     """``_players.html``: a dashboard draws its player's entry of ``br.players`` and nothing else.
 
-    It is the same for every viewer: the viewer's own is marked "yours" around it, in the board's
-    shell. So its inputs are the spectator's model's entry (the own one, marked ``me`` by
-    ``model._seen_by``, is that entry plus the mark, which the dashboard does not read), whose
-    digest is taken once per state for every viewer, and a changed dashboard is rendered once."""
+    It is the same for every viewer (the viewer's own is marked "yours" around it, in the board's
+    shell): a shared fragment, rendered from the spectator's model, and again only when its entry
+    changed."""
     board = context.get("board") or {}
     entries = board.get("public_players") or board.get("players") or ()
     entry = next((p for p in entries if p.get("seat") == key), None)
@@ -127,18 +128,6 @@ def _backdrop_inputs(context: Any, key: Any) -> object:
     return view.get("mode"), view.get("players"), board.get("forced_zone"), board.get("wall_row")
 
 
-def _cars_inputs(context: Any, key: Any) -> object:
-    """The cars' layer: the spectator's drawing of every car (``car_svgs``, ``off_svg``), in which
-    the model redraws the viewer's own car from its entry (``model._seen_by``).
-
-    The spectator's drawings are digested once per state for every viewer; the whole layer's text
-    (a few KB) was the costliest input of all to digest."""
-    board = context.get("board") or {}
-    seat = context.get("seat")
-    mine = next((car for car in board.get("cars") or () if car["seat"] == seat), None)
-    return fragment_memo.kept_digest(board.get("car_svgs")), fragment_memo.kept_digest(board.get("off_svg")), mine
-
-
 def _targets_inputs(context: Any, key: Any) -> object:
     """The clickable cells: their drawing and the form armed, when there are any."""
     board = context.get("board") or {}
@@ -154,7 +143,6 @@ def _focus_inputs(context: Any, key: Any) -> object:
 
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "br-backdrop": _backdrop_inputs,
-    "br-cars": _cars_inputs,
     "br-targets": _targets_inputs,
     "br-focus": _focus_inputs,
     "br-dash": _dashboard_inputs,

@@ -344,9 +344,9 @@ def _car_inner(car: dict[str, Any], small: bool = False) -> str:
 
 
 def car_svg(c: dict[str, Any]) -> str:
-    """A car on the bridge: ``is-mine`` for its owner's viewer, so that each viewer's drawing
-    redraws only that one of the public model's (``_seen_by``)."""
-    css = "br-car-anim" + (" is-active" if c["active"] else "") + (" is-mine" if c["mine"] else "")
+    """A car on the bridge, the same for every viewer: bridge_race.css marks the viewer's own from
+    the board's ``data-seat`` and the car's ``id``."""
+    css = "br-car-anim" + (" is-active" if c["active"] else "")
     ring = '<rect class="br-active-ring" x="1.5" y="1.5" width="37" height="37" rx="7"/>' if c["active"] else ""
     return (
         f'<g class="{css}" id="br-car-{c["seat"]}" data-seat="{c["seat"]}" data-x="{c["x"]}" data-y="{c["y"]}" '

@@ -151,8 +151,9 @@ def bridge_model(
     """Everything the board template draws (``board``, see games.boards.bridge_race), once per render.
 
     The board is public (R-89): a seat's view differs from a spectator's only by its own options
-    (legal actions, placements). So the model is the spectator's, with the viewer's car and
-    dashboard marked "yours", and, for the seat to act, its controls added. ``state_key`` names
+    (legal actions, placements). So the model is the spectator's, with the viewer's dashboard
+    marked "yours", and, for the seat to act, its controls added. (The viewer's car is marked by
+    the stylesheet, from the board's ``data-seat``: the cars' drawing is the same for every viewer.) ``state_key`` names
     the match state the view is of (match, seed, version): the spectator's model is then built
     once per state, language and seat names, for every viewer.
     """
@@ -180,20 +181,12 @@ def _state_words_key(state_key: tuple[Any, ...], names: Any) -> tuple[Any, ...]:
 
 
 def _seen_by(public: dict[str, Any], view: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The spectator's ``public`` model as ``seat`` sees it: its car, its dashboard and, when no
-    car acts, the focus on its car."""
-    cars = [{**c, "mine": True} if c["seat"] == seat else c for c in public["cars"]]
-    off_cars = [{**c, "mine": True} if c["seat"] == seat else c for c in public["off_cars"]]
+    """The spectator's ``public`` model as ``seat`` sees it: its dashboard and, when no car acts,
+    the focus on its car."""
     by_seat = {p["seat"]: p for p in view.get("players_info") or []}
     turn = view.get("turn")
     return {
         **public,
-        "cars": cars,
-        "off_cars": off_cars,
-        "svg_cars": mark_safe(
-            "".join(car_svg(c) if c["seat"] == seat else svg for c, svg in zip(cars, public["car_svgs"], strict=True))
-            + public["off_svg"]
-        ),
         "players": [{**p, "me": True} if p["seat"] == seat else p for p in public["players"]],
         "me": by_seat.get(seat),
         "focus": _focus(by_seat, turn["seat"] if turn else None, public["active"], seat),
@@ -256,7 +249,6 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
             "facing": p["facing"],
             "char": p["character"],
             "active": p["seat"] == active or p["seat"] == turn_seat,
-            "mine": False,
         }
         if p["status"] == "board":
             title = gettext("Car %(n)s: %(name)s (%(char)s), %(speed)s mph, %(facing)s, %(cell)s") % {
@@ -405,14 +397,10 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
 
     prompt = view.get("prompt")
     prompt_seat = prompt["seat"] if prompt else None
-    car_svgs = [car_svg(c) for c in cars]
-    off_svg = "".join(off_car_svg(c) for c in off_cars)
     return {
         "svg_objects": svg_objects,
-        "svg_cars": mark_safe("".join(car_svgs) + off_svg),
-        "car_svgs": car_svgs,  # for _seen_by: each viewer redraws only its own car
+        "svg_cars": mark_safe("".join(car_svg(c) for c in cars) + "".join(off_car_svg(c) for c in off_cars)),
         "public_players": players,  # kept by every viewer's model: its own entry is one of them marked
-        "off_svg": off_svg,
         "svg_piles": svg_piles,
         "svg_targets": mark_safe(targets_svg([])),
         "width": WIDTH,
