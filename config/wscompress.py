@@ -17,6 +17,11 @@ Each message is compressed on its own (no context takeover: successive boards ar
 the window, so keeping it would buy nothing, and no message shares a context with another) with a
 4 KB window and a small memory level. An open socket then keeps about 50 KB of zlib state, instead
 of about 300 KB with zlib's defaults, so a thousand sockets still fit comfortably in one process.
+
+With no context taken over, a message's compressed form depends on its bytes and the settings
+alone. A move sends the same message to several sockets of a process (its shared fragments, to
+every seat that showed the same board: ``games.consumers._shared_part``): :func:`deflate` keeps
+the latest large ones' compressed forms, so each is compressed once per process, not per socket.
 """
 
 from __future__ import annotations
@@ -39,6 +44,36 @@ MEM_LEVEL = 6
 COMPRESS_LEVEL = 3
 DEFLATE = "hideout.deflate"  # in an ASGI websocket.send message: it holds nothing secret
 
+# Compressed forms kept (:func:`deflate`): a move's shared part is sent to its sockets within a few
+# milliseconds, so a few dozen cover every match moving at once; small messages are not kept.
+DEFLATED_KEPT = 32
+DEFLATED_KEPT_FROM = 1024  # bytes
+
+
+_deflated: dict[tuple[int, int, bytes], bytes] = {}
+
+
+def deflate(payload: bytes, window_bits: int = WINDOW_BITS, mem_level: int = MEM_LEVEL) -> bytes:
+    """``payload`` as a permessage-deflate message compressed with no context takeover: the deflate
+    data, flushed, without the flush's final 4 bytes (RFC 7692 7.2.1).
+
+    A payload of at least ``DEFLATED_KEPT_FROM`` bytes is compressed once for the latest
+    ``DEFLATED_KEPT`` such payloads, however many sockets it is sent to (the lookup hashes the
+    payload, a few microseconds where compressing it takes tens). Only messages marked as holding
+    nothing secret are compressed at all, so a kept form tells nothing a socket was not sent.
+    """
+    key = (window_bits, mem_level, payload)
+    kept = _deflated.get(key)
+    if kept is not None:
+        return kept
+    compressor = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -window_bits, mem_level)
+    deflated = (compressor.compress(payload) + compressor.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    if len(payload) >= DEFLATED_KEPT_FROM:
+        if len(_deflated) >= DEFLATED_KEPT:
+            _deflated.clear()  # simpler than an LRU: the latest messages are the ones sent again
+        _deflated[key] = deflated
+    return deflated
+
 
 def accept(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
     """Accept the client's permessage-deflate offer, if it made one, with our small-memory settings."""
@@ -55,19 +90,41 @@ def accept(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
 
 
 class FastDeflate(PerMessageDeflate):
-    """autobahn's permessage-deflate, compressing the server's messages at ``COMPRESS_LEVEL``.
+    """autobahn's permessage-deflate, compressing the server's messages at ``COMPRESS_LEVEL``, each
+    through :func:`deflate` (compressed once however many sockets it goes to).
 
     The level is the sender's own choice (RFC 7692): nothing is announced and every client inflates
-    the result alike.
+    the result alike. autobahn hands a message over as start, data, end: the data is gathered and
+    the whole message compressed at its end.
     """
 
+    _pending: list[bytes] | None = None  # the message being sent, while it is gathered
+
     def start_compress_message(self) -> None:
-        if self._is_server and (self._compressor is None or self.server_no_context_takeover):
+        if self._is_server and self.server_no_context_takeover:
+            self._pending = []
+            return
+        self._pending = None
+        if self._is_server and self._compressor is None:
             self._compressor = zlib.compressobj(
                 COMPRESS_LEVEL, zlib.DEFLATED, -self.server_max_window_bits, self.mem_level
             )
             return
         super().start_compress_message()
+
+    def compress_message_data(self, data: bytes) -> bytes:
+        if self._pending is None:
+            compressed: bytes = super().compress_message_data(data)
+            return compressed
+        self._pending.append(data)
+        return b""
+
+    def end_compress_message(self) -> bytes:
+        pending, self._pending = self._pending, None
+        if pending is None:
+            ended: bytes = super().end_compress_message()
+            return ended
+        return deflate(b"".join(pending), self.server_max_window_bits, self.mem_level)
 
 
 class SelectiveDeflateProtocol(WebSocketProtocol):

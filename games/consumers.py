@@ -364,8 +364,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
         A diff names its ``base`` (the revision it applies to) and is sent only when this socket
         last sent exactly that revision, with the same board shell and fragment names; otherwise
-        the whole board goes. The log is appended when my client shows the version before. In a
-        game with secrets, a diff's large shared fragments go first, compressed (:func:`_shared_part`).
+        the whole board goes. The log is appended when my client shows the version before. A
+        diff's large shared fragments go first, compressed, in a message of their own
+        (:func:`_shared_part`).
         """
         update: dict[str, Any] = {
             "type": "update",
@@ -382,8 +383,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 update["base"] = self.sent_revision
                 old = frame[2]
                 changed = [n for n, digest in rendered.digests.items() if old[n] != digest]
-                if not rendered.public:
-                    part, changed = _shared_part(rendered, changed, self.sent_revision)
+                part, changed = _shared_part(rendered, changed, self.sent_revision)
                 # Each fragment apart: the client parses an SVG layer in an SVG context.
                 update["frags"] = [rendered.frags[n] for n in changed]
                 if rendered.log_after is not None and rendered.log_after == self.sent_version:
@@ -650,13 +650,18 @@ SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
 def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tuple[dict[str, Any] | None, list[str]]:
     """A diff's changed shared fragments as a message of their own, and the fragments left for the rest.
 
-    A game with secrets sends its players' diffs uncompressed (BREACH: a secret beside text another
-    player chose). Its shared fragments (the table, every seat's public panel) hold no secret, being
-    rendered from the spectator's context, and are most of a move's bytes: they go first in a
-    ``part`` message that can be compressed on its own (each message is deflated with no context
-    taken over, so no secret shares a compressor with them). The client lays them on the board
-    without taking the new revision; the ``update`` that follows at once carries the rest and the
-    revision (static/js/match.js).
+    Shared fragments (heist's table, bridge_race's bridge and dashboards, every seat's public
+    panel) are rendered from the spectator's context, so they hold no secret and are the same for
+    every seat, and they are most of a move's bytes. They go first in a ``part`` message:
+
+    - a game with secrets sends its players' diffs uncompressed (BREACH: a secret beside text
+      another player chose); the part can be compressed on its own (each message is deflated with
+      no context taken over, so no secret shares a compressor with it);
+    - the part is the same message, byte for byte, for every seat whose client showed the same
+      board: each process compresses it once for all of them (``config.wscompress.deflate``).
+
+    The client lays the part on the board without taking the new revision; the ``update`` that
+    follows at once carries the rest and the revision (static/js/match.js).
     """
     shared = [name for name in changed if name in rendered.shared]
     if sum(len(rendered.frags[name]) for name in shared) < SHARED_PART_AT:

@@ -40,10 +40,15 @@ async def connect(user: Any, match_id: int) -> WebsocketCommunicator:
 
 
 async def next_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
-    """The next update, with its appended log lines (if it is a diff) kept at the end of ``html``."""
+    """The next update, with its appended log lines (if it is a diff) kept at the end of ``html``, and
+    the shared fragments sent ahead of it (a ``part``, consumers._shared_part) at its start."""
+    ahead: list[str] = []
     while True:
         message = await communicator.receive_json_from(timeout=5)
+        if message["type"] == "part":
+            ahead += message["frags"]
         if message["type"] == "update":
+            message["html"] = "".join(ahead) + message["html"]
             message["html"] += "".join(message.get("frags", [])) + message.get("log", "")
             return message
 

@@ -288,3 +288,53 @@ async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plai
     assert parts > 0, "no shared fragments were sent ahead"
     for communicator, _page in pages.values():
         await communicator.disconnect()
+
+
+async def test_a_bridge_race_diffs_shared_part_is_the_same_message_for_every_seat(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 8 (server CPU per move): bridge_race's bridge layers and dashboards are shared fragments.
+    A diff sends them first, in a ``part`` marked for compression that is the same text for every
+    seat whose page showed the same board, so that a process compresses it once for all of them
+    (config.wscompress.deflate); each seat's ``update`` after it holds only the rest."""
+    import json
+
+    from games.consumers import MatchConsumer
+
+    sent: list[tuple[int | None, dict[str, Any], bool]] = []
+    real_send_update = MatchConsumer._send_update
+
+    async def recording(self: MatchConsumer, update: dict[str, Any], *, deflate: bool) -> None:
+        sent.append((self.seat, update, deflate))
+        await real_send_update(self, update, deflate=deflate)
+
+    monkeypatch.setattr(MatchConsumer, "_send_update", recording)
+    match, by_seat = await sync_to_async(started_match)(make_user, "bridge_race", 5)
+    pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
+    rng = random.Random(11)
+    alike = 0
+    for _ in range(30):
+        sent.clear()
+        if not await sync_to_async(random_move)(match.pk, rng):
+            break
+        revision = await sync_to_async(lambda: Match.objects.get(pk=match.pk).revision)()
+        for seat, (communicator, page) in pages.items():
+            await catch_up(communicator, page, revision)
+            board, _log = await sync_to_async(fresh)(match.pk, by_seat[seat])
+            assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
+        parts = {seat: message for seat, message, _deflate in sent if message["type"] == "part"}
+        assert all(deflate for _seat, message, deflate in sent if message["type"] == "part")
+        texts = {json.dumps(message) for message in parts.values()}
+        assert len(texts) <= 1, "the seats' parts differ"
+        if len(parts) == len(by_seat):
+            alike += 1
+            shared = ("br-backdrop", "br-objects", "br-cars", "br-piles", "br-dash-", "match-status")
+            for fragment in next(iter(parts.values()))["frags"]:
+                assert next(iter(spans(fragment, top_only=True))).startswith(shared)
+            for _seat, message, _deflate in sent:
+                if message["type"] == "update":
+                    for fragment in message.get("frags", []):
+                        assert not next(iter(spans(fragment, top_only=True))).startswith(shared)
+    assert alike > 10, "few moves sent every seat the same part"
+    for communicator, _page in pages.values():
+        await communicator.disconnect()

@@ -113,6 +113,51 @@ def test_daphnes_deflate_compresses_at_our_level_and_any_client_inflates_it() ->
     assert inflate.decompress(wire + b"\x00\x00\xff\xff").decode() == payload
 
 
+def test_a_message_sent_alike_to_many_sockets_is_compressed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 8: a move's shared part goes byte for byte to every seat's socket; with no context taken
+    over its compressed form depends on nothing else, so a process compresses it once. Small
+    messages are not kept, nor more than the latest few large ones."""
+    import zlib
+
+    from autobahn.websocket.compress import PerMessageDeflateOffer
+
+    import config.asgi  # noqa: F401  (installs it, as when daphne starts)
+    from config import wscompress
+
+    compressions: list[int] = []
+    real_compressobj = zlib.compressobj
+
+    def counted(*args: Any) -> Any:
+        compressions.append(1)
+        return real_compressobj(*args)
+
+    monkeypatch.setattr(wscompress.zlib, "compressobj", counted)
+    monkeypatch.setattr(wscompress, "_deflated", {})
+    accepted = wscompress.accept([PerMessageDeflateOffer(accept_no_context_takeover=True, accept_max_window_bits=True)])
+    assert accepted is not None
+    sockets = [wscompress.FastDeflate.create_from_offer_accept(True, accepted) for _ in range(5)]
+    part = '{"type": "part", "frags": ["' + "<g id='br-cars'>lane 3, row 12</g>" * 200 + '"]}'
+    wires = []
+    for socket in sockets:
+        socket.start_compress_message()
+        payload = part.encode()  # each socket's own bytes, as daphne encodes each message
+        wires.append(socket.compress_message_data(payload) + socket.end_compress_message())
+    assert len(compressions) == 1, "compressed once for five sockets"
+    assert len(set(wires)) == 1
+    assert zlib.decompressobj(-15).decompress(wires[0] + b"\x00\x00\xff\xff").decode() == part
+    small = b'{"type": "answer"}'
+    assert wscompress.deflate(small) == wscompress.deflate(small) and len(compressions) == 3, "small: not kept"
+    for n in range(wscompress.DEFLATED_KEPT + 1):
+        wscompress.deflate(part.encode() + str(n).encode())
+    assert len(wscompress._deflated) <= wscompress.DEFLATED_KEPT
+    # A message handed over in pieces (autobahn's streaming frames) is compressed whole at its end.
+    socket = sockets[0]
+    socket.start_compress_message()
+    pieces = [socket.compress_message_data(chunk) for chunk in (b"<p>one ", b"two ", b"three</p>")]
+    end = socket.end_compress_message()
+    assert zlib.decompressobj(-15).decompress(b"".join(pieces) + end + b"\x00\x00\xff\xff") == b"<p>one two three</p>"
+
+
 @pytest.mark.parametrize(("marked", "compressed"), [(True, True), (False, False), (None, False)])
 def test_daphne_compresses_only_the_messages_marked_as_holding_no_secret(
     monkeypatch: pytest.MonkeyPatch, marked: bool | None, compressed: bool
