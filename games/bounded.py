@@ -37,10 +37,14 @@ class BoundedCache(Generic[K, V]):
             held: V | None = ahead.get(self, key)
             if held is not None:
                 return held
-        with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
+        # No lock to read: each dict operation is atomic, and an entry that another thread's put
+        # dropped between the two is simply not moved (puts take the lock: they are several steps).
+        value = self._entries.get(key)
+        if value is not None:
+            try:  # noqa: SIM105  (contextlib.suppress costs more than the lookup)
                 self._entries.move_to_end(key)
+            except KeyError:
+                pass
         return value
 
     def put(self, key: K, value: V) -> None:

@@ -39,11 +39,18 @@ class StaleInputs(AssertionError):
     """A fragment reused for the same inputs differs from a fresh render: its inputs miss something."""
 
 
+# A pickle this short is its own digest, cheaper than hashing it (most panels' inputs are a few
+# flags and digests of the model's parts); one of a hash's 16 bytes is hashed, so none equals a hash.
+_OWN_DIGEST_BYTES = 64
+
+
 def digest(inputs: Any) -> bytes:
     try:
         data = pickle.dumps(inputs, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # e.g. a lock: a digest that matches nothing (a repr's address can be reused)
         return os.urandom(16)
+    if len(data) <= _OWN_DIGEST_BYTES and len(data) != 16:
+        return data
     return hashlib.blake2b(data, digest_size=16).digest()
 
 

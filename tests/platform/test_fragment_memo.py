@@ -89,6 +89,24 @@ def test_a_heist_move_renders_only_the_panels_it_changed(
     assert not [r for r in renders if r.startswith(("heist-me@", "heist-final@")) and not r.endswith("@0")]
 
 
+def test_a_short_pickle_is_its_own_digest_and_never_equals_a_hash() -> None:
+    """Small inputs (a few flags) are told apart by their pickle itself, larger ones by its hash; a
+    pickle of a hash's length is hashed, so no pickle can pass for a hash."""
+    import hashlib
+    import pickle
+
+    small = (True, False, 3)
+    assert fragment_memo.digest(small) == pickle.dumps(small, protocol=pickle.HIGHEST_PROTOCOL)
+    assert fragment_memo.digest(small) == fragment_memo.digest((True, False, 3))
+    assert fragment_memo.digest(small) != fragment_memo.digest((True, False, 4))
+    large = ("x" * 100, 1)
+    hashed = hashlib.blake2b(pickle.dumps(large, protocol=pickle.HIGHEST_PROTOCOL), digest_size=16).digest()
+    assert fragment_memo.digest(large) == hashed
+    sixteen = next(v for v in (b"", b"a", b"ab", b"abc", b"abcd", b"abcde") if len(pickle.dumps(v, protocol=5)) == 16)
+    assert len(fragment_memo.digest(sixteen)) == 16
+    assert fragment_memo.digest(sixteen) != pickle.dumps(sixteen, protocol=5), "a pickle of a hash's length is hashed"
+
+
 def test_translated_text_and_what_cannot_be_pickled_are_digested(settings: Any) -> None:
     """The digest is a pickle: lazy translations match themselves (the language is in the key);
     something that cannot be pickled matches nothing, not even an object at the same address."""
