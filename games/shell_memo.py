@@ -61,6 +61,7 @@ class _Kept:
     body_digest: str
     plan: Plan
     shared: frozenset[str]
+    template: Any  # the board's template, whose nodes the plan holds: found once, not per reuse
 
 
 _kept: BoundedCache[tuple[Any, ...], _Kept] = BoundedCache(4096)
@@ -105,7 +106,8 @@ def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board
     stamp = _stamp(context)
     head, close, body = board.shell.partition(">")
     if plan is not None and stamp in head:
-        _kept.put(key, _Kept(wanted, head + close, stamp, body, board.body_digest, plan, board.shared))
+        template = get_template(BOARD_TEMPLATE)
+        _kept.put(key, _Kept(wanted, head + close, stamp, body, board.body_digest, plan, board.shared, template))
     return board
 
 
@@ -127,10 +129,10 @@ def _walk(context: dict[str, Any], digest: Callable[[str], str]) -> tuple[Board,
 def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     stamp = _stamp(context)
     head = kept.head.replace(kept.stamp, stamp, 1)
-    template = get_template(BOARD_TEMPLATE)
-    proxy = template.template  # type: ignore[attr-defined]  # the backend's wrapper holds the partial
+    template = kept.template
+    proxy = template.template  # the backend's wrapper holds the partial
     frags: dict[str, str] = {}
-    bound = make_context(context, None, autoescape=template.backend.engine.autoescape)  # type: ignore[attr-defined]
+    bound = make_context(context, None, autoescape=template.backend.engine.autoescape)
     # As the walk renders them: the same template bound, so that an {% include %} in a fragment resolves.
     with bound.render_context.push_state(proxy), bound.bind_template(proxy):
         for node, key_value in kept.plan:
