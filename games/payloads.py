@@ -10,6 +10,7 @@ before an engine or the database sees it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -49,9 +50,13 @@ def clean_text(value: Any, limit: int = MAX_FIELD_CHARS) -> str:
     return value
 
 
+# A control character but tab and line breaks, or a surrogate (in a str, always a lone one).
+_UNTYPEABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+
+
 def typeable(text: str) -> bool:
     """No NUL or other control character (tab and line breaks aside) and no lone surrogate."""
-    return not any((ord(c) < 32 and c not in "\t\n\r") or 0xD800 <= ord(c) <= 0xDFFF for c in text)
+    return _UNTYPEABLE.search(text) is None
 
 
 def _check_depth(value: Any, depth: int = 0) -> None:
