@@ -12,14 +12,13 @@ from functools import lru_cache
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from . import boards, seat_rows
 from .bounded import BoundedCache
 from .engines.base import SYSTEM, Event
 from .models import ChatMessage, Match, MatchEvent, Seat
-from .speaking import current_language
+from .speaking import current_language, ngettext
+from .speaking import gettext as _
 from .store import load_state, rules_for
 
 LOG_LINES = 60

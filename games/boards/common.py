@@ -8,7 +8,8 @@ from html import escape
 from typing import Any
 
 from django.utils.safestring import SafeData, SafeString, mark_safe
-from django.utils.translation import gettext
+
+from games.speaking import gettext
 
 from . import FragmentInputs
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engines.dirty_money import cards as C
 from games.engines.dirty_money.payment import cheapest_payment
+from games.speaking import gettext as _
 
 SYMBOL = C.SYMBOLS
 CURRENCY_NAMES = {

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from games.boards import FragmentInputs
 from games.engines.heist.constants import LOOT
+from games.speaking import gettext as _
 from games.templatetags.heist_tags import ROLE_NAMES
 from games.templatetags.hideout import get
 

@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
 from games.engines.police_alarm.constants import CIRCLE_CELL, MAP_ROWS, ROAD, START
+from games.speaking import gettext as _
+from games.speaking import ngettext
 
 CELL = 10  # SVG units per map cell
 

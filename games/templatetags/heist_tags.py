@@ -10,10 +10,9 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.engines.heist.constants import LOOT
-from games.speaking import current_language
+from games.speaking import current_language, ngettext
 
 from .hideout import named
 

@@ -86,3 +86,28 @@ def test_a_move_reaches_each_seat_in_its_players_language(make_user: Any, monkey
         chinese = users[number].profile.language == "zh-hant"
         assert ("回合" in text or "車速" in text) == chinese, (number, text[:300])
         assert ("Speed" in text or "Round" in text) != chinese, (number, text[:300])
+
+
+def test_kept_translations_are_djangos_in_each_language_and_bounded(monkeypatch: Any) -> None:
+    """games.speaking.gettext/ngettext keep Django's answer per language: the same text Django gives,
+    in the language active when asked, and no more than TRANSLATIONS_KEPT of them."""
+    from django.utils import translation
+
+    from games import speaking
+
+    monkeypatch.setattr(speaking, "_translated", {})
+    message = "You are watching this match."
+    for language in ("zh-hant", "en", "zh-hant"):
+        with speaking.speaking(language):
+            assert speaking.gettext(message) == translation.gettext(message)
+            for n in (1, 2):
+                expected = translation.ngettext("%(n)s day", "%(n)s days", n)
+                assert speaking.ngettext("%(n)s day", "%(n)s days", n) == expected
+        with translation.override(language):  # outside a speaking block: Django's own language
+            assert speaking.gettext(message) == translation.gettext(message)
+    with speaking.speaking("zh-hant"):
+        assert speaking.gettext(message) != message, "translated (compilemessages ran)"
+    monkeypatch.setattr(speaking, "TRANSLATIONS_KEPT", 3)
+    for n in range(10):
+        speaking.gettext(f"not a message {n}")
+    assert len(speaking._translated) <= 3

@@ -7,11 +7,11 @@ import json
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
 
 from games.boards.common import escape_text
 from games.engines.bridge_race.board import START_CELLS
 from games.engines.bridge_race.state import ADVENTURE
+from games.speaking import gettext
 
 from .drawing import click_target, targets_svg
 from .geometry import ROWS, BoardCells, on_bridge

@@ -10,11 +10,10 @@ from functools import lru_cache
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
 
 from games.boards.common import escape_text
 from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
-from games.speaking import current_language
+from games.speaking import current_language, gettext
 
 from .geometry import BOTTOM, CELL, LANES, ROWS, START_ROWS, TOP, WATER, WIDTH, cell_x, cell_y
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
 
 from games.bounded import BoundedCache
-from games.speaking import current_language, speaking
+from games.speaking import current_language, gettext, speaking
 
 from .controls import NO_CONTROLS, shop_slots, with_controls
 from .drawing import car_svg, objects_svg, off_car_svg, piles_svg, targets_svg

@@ -19,10 +19,9 @@ from html import escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
 
 from games.boards.common import shown
-from games.speaking import current_language
+from games.speaking import current_language, gettext, ngettext
 from games.templatetags.hideout import action_button, action_fields, action_form_attrs
 
 from .pieces import die, order_items, pips, speed_bar

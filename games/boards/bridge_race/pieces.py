@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
 
 from games.boards.common import escape_text
+from games.speaking import gettext
 
 
 def _lit(on: Any, current: Any = False) -> str:

@@ -7,11 +7,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.bridge_race.state import ADVENTURE
-from games.speaking import current_language
+from games.speaking import current_language, gettext, ngettext
 
 from .geometry import LANES, ROWS, on_bridge
 
