@@ -57,6 +57,15 @@ class BoundedCache(Generic[K, V]):
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
+    def put_many(self, items: list[tuple[K, V]]) -> None:
+        """``put`` of each item, under one taking of the lock (a render ahead's entries, committed)."""
+        with self._lock:
+            for key, value in items:
+                self._entries[key] = value
+                self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()

@@ -28,6 +28,8 @@ from typing import Any, Protocol
 class _Cache(Protocol):
     def put(self, key: Any, value: Any) -> None: ...
 
+    def put_many(self, items: list[tuple[Any, Any]]) -> None: ...
+
 
 class Ahead:
     """What one render ahead of its write stored: each cache's entries, by key."""
@@ -46,8 +48,11 @@ class Ahead:
     def commit(self) -> None:
         """The write confirmed the revision: store what the render held (call outside :func:`rendering`)."""
         assert current() is None, "commit after the render, not during it"
+        by_cache: dict[int, tuple[_Cache, list[tuple[Any, Any]]]] = {}
         for cache, key, value in self._held.values():
-            cache.put(key, value)
+            by_cache.setdefault(id(cache), (cache, []))[1].append((key, value))
+        for cache, items in by_cache.values():
+            cache.put_many(items)
         self._held.clear()
 
 

@@ -22,7 +22,7 @@ from django.middleware.csrf import get_token
 from django.template.base import FilterExpression, TextNode
 from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games import boards, fragment_memo
@@ -102,8 +102,9 @@ def _static_settings_changed(*, setting: str, **kwargs: Any) -> None:
 
 @register.simple_tag
 def log_items(lines: list[dict[str, Any]]) -> SafeString:
-    """The log's lines, newest first, as ``<li>`` items (a push renders every seat's log)."""
-    return format_html_join("", "<li>{}</li>", ((line["text"],) for line in reversed(lines)))
+    """The log's lines, newest first, as ``<li>`` items (a push renders every seat's log; a line's
+    text is plain text, escaped as ``format_html`` would)."""
+    return mark_safe("".join(f"<li>{board_common.escape_text(line['text'])}</li>" for line in reversed(lines)))
 
 
 @register.filter

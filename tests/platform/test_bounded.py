@@ -19,6 +19,14 @@ def test_the_least_recently_stored_or_read_entry_is_dropped_first() -> None:
     assert len(cache) == 3
 
 
+def test_put_many_stores_in_order_under_one_lock_and_keeps_the_bound() -> None:
+    cache: BoundedCache[str, int] = BoundedCache(3)
+    cache.put("old", 0)
+    cache.put_many([("a", 1), ("b", 2), ("old", 9), ("c", 3)])
+    assert [cache.get(key) for key in ("a", "b", "old", "c")] == [None, 2, 9, 3], "a was the least recent"
+    assert len(cache) == 3
+
+
 def test_reads_racing_puts_that_drop_entries_never_fail() -> None:
     """A read takes no lock: an entry dropped by another thread between its lookup and its move to
     the end is simply not moved."""

@@ -49,3 +49,15 @@ def test_the_log_shown_does_not_depend_on_the_lines_kept(make_user: Any, game: s
         for seat in viewers:  # kept again, as by a process that goes on pushing
             reached_back |= reaches_back(match.pk, seat)
     assert reached_back, "no log showed an event older than the window read at once: the case is not tested"
+
+
+def test_log_items_escape_each_line_as_format_html_did_newest_first() -> None:
+    """A push's new log lines: plain text, escaped (names are chosen by players), newest first."""
+    from django.utils.html import format_html_join
+
+    from games.templatetags.hideout import log_items
+
+    lines = [{"seq": 1, "text": "<b>Eve</b> & \"Bob\" chose 'Goon'"}, {"seq": 2, "text": "阿明 rolled 6"}]
+    expected = format_html_join("", "<li>{}</li>", ((line["text"],) for line in reversed(lines)))
+    assert log_items(lines) == expected
+    assert log_items(lines).startswith("<li>阿明 rolled 6</li><li>&lt;b&gt;Eve&lt;/b&gt; &amp; &quot;Bob&quot;")
