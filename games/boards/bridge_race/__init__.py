@@ -40,12 +40,14 @@ def _picked(mapping: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[Any
 
 
 def _model_parts(board: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[Any, ...]:
-    """``_picked`` of the board model, each list or dict given by its digest taken once per object
-    (:func:`fragment_memo.kept_digest`).
+    """``_picked`` of the board model (or of the view), each list or dict given by its digest taken
+    once per object (:func:`fragment_memo.kept_digest`).
 
     The model's parts are made once and never changed: the spectator's are shared by every viewer of
     a state (``model.bridge_model``), so the five seats' inputs digest the shop once, not five
-    times; pickling those lists and dicts was most of a shop's or status line's reuse."""
+    times; pickling those lists and dicts was most of a shop's or status line's reuse. So are the
+    view's: the spectator's view is built once per state and an acting seat's is a copy of it with
+    its options added (``presenter._view_for``, R-89)."""
     board = board or {}
     return tuple(
         fragment_memo.kept_digest(value) if isinstance(value, list | dict) else value
@@ -73,28 +75,12 @@ def _viewer_acts(context: Any) -> tuple[bool, bool]:
 
 
 def _status_inputs(context: Any, key: Any) -> object:
-    """The status line (``panels.status_line``)."""
+    """The status line (``panels.status_line``): its parts of the model are digested once per state
+    (``model.STATUS_MODEL_KEYS``), those of the view once per view object."""
     return (
         _viewer_acts(context),
-        _picked(context["view"], ("round", "phase", "turn", "prompt", "active_seat")),
-        _model_parts(
-            context.get("board"),
-            (
-                "active_name",
-                "arrested",
-                "end_reason",
-                "end_strip",
-                "finish",
-                "mode",
-                "order",
-                "phase",
-                "prompt_name",
-                "prompt_question",
-                "stage",
-                "turn_char",
-                "turn_name",
-            ),
-        ),
+        _model_parts(context["view"], ("round", "phase", "turn", "prompt", "active_seat")),
+        (context.get("board") or {}).get("status_digest"),
     )
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 
+from games import fragment_memo
 from games.bounded import BoundedCache
 from games.speaking import current_language, gettext, speaking
 
@@ -396,7 +397,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
 
     prompt = view.get("prompt")
     prompt_seat = prompt["seat"] if prompt else None
-    return {
+    model = {
         "svg_objects": svg_objects,
         "svg_cars": mark_safe("".join(car_svg(c) for c in cars) + "".join(off_car_svg(c) for c in off_cars)),
         "public_players": players,  # kept by every viewer's model: its own entry is one of them marked
@@ -439,3 +440,25 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
         "adventure_discard": [adventure_name(t) for t in view.get("adventure_discard") or ()],
         "bonus_discard": [BONUS_NAMES.get(t, t) for t in view.get("bonus_discard") or ()],
     }
+    # What the status line draws of the model, digested once per state for every viewer: no viewer's
+    # model changes these (``_seen_by`` and ``with_controls`` add only what is the viewer's own).
+    model["status_digest"] = fragment_memo.digest(tuple(model[key] for key in STATUS_MODEL_KEYS))
+    return model
+
+
+# The status line's parts of the model (``panels.status_line``, games.boards.bridge_race._status_inputs).
+STATUS_MODEL_KEYS = (
+    "active_name",
+    "arrested",
+    "end_reason",
+    "end_strip",
+    "finish",
+    "mode",
+    "order",
+    "phase",
+    "prompt_name",
+    "prompt_question",
+    "stage",
+    "turn_char",
+    "turn_name",
+)
