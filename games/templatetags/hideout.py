@@ -23,24 +23,31 @@ from django.template.base import FilterExpression, TextNode
 from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from games import boards, fragment_memo
 from games.boards import common as board_common
 from games.bounded import BoundedCache
+from games.engines.kept import KeptByIdentity
 from games.speaking import current_language
 
 register = template.Library()
 
 
-# No hx-post: match.js sends a ``data-act`` form over the match's socket (or, with the socket down,
-# posts it as HTMX would); without JavaScript it is a plain form POST. Never both.
-_FORM_ATTRS = 'method="post" action="{0}" data-act'
+def _escaped(value: Any) -> str:
+    """``conditional_escape(value)`` as ``format_html`` applies it, through the kept escapes: what is
+    already HTML stays as it is, anything else is escaped as text (an action form is built in
+    Python, and every game's boards have many)."""
+    if isinstance(value, SafeData):
+        return str(value)
+    return board_common.escape_text(value)
 
 
 @register.simple_tag(takes_context=True)
 def action_form_attrs(context: template.Context) -> SafeString:
-    return format_html(_FORM_ATTRS, context["action_url"])
+    # No hx-post: match.js sends a ``data-act`` form over the match's socket (or, with the socket
+    # down, posts it as HTMX would); without JavaScript it is a plain form POST. Never both.
+    return mark_safe(f'method="post" action="{_escaped(context["action_url"])}" data-act')
 
 
 @register.simple_tag(takes_context=True)
@@ -57,7 +64,7 @@ def action_fields(context: template.Context, payload: dict[str, Any] | str) -> S
     action = json.dumps(payload, separators=(",", ":"))
     request = context.get("request")
     if request is None:
-        return format_html('<input type="hidden" name="action" value="{}">', action)
+        return mark_safe(f'<input type="hidden" name="action" value="{board_common.escape_text(action)}">')
     return format_html(
         '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
         '<input type="hidden" name="version" value="{}">'
@@ -73,12 +80,9 @@ def action_fields(context: template.Context, payload: dict[str, Any] | str) -> S
 @register.simple_tag(takes_context=True)
 def action_button(context: template.Context, payload: dict[str, Any], label: str, css: str = "") -> SafeString:
     """A one-button form posting ``payload`` (built in Python: boards have many of these)."""
-    return format_html(
-        '<form {} class="action-form">{}<button type="submit" class="{}">{}</button></form>',
-        action_form_attrs(context),
-        action_fields(context, payload),
-        css or "btn",
-        label,
+    return mark_safe(
+        f'<form {action_form_attrs(context)} class="action-form">{action_fields(context, payload)}'
+        f'<button type="submit" class="{_escaped(css or "btn")}">{_escaped(label)}</button></form>'
     )
 
 
@@ -148,9 +152,16 @@ def of_type(actions: Any, kind: str) -> list[dict[str, Any]]:
     return [a for a in actions or () if a.get("type") == kind]
 
 
+# A legal actions list's types, found by the list itself: a board asks "is there a … ?" of the same
+# list a dozen times per render.
+_action_types: KeptByIdentity[frozenset[Any]] = KeptByIdentity(256)
+
+
 @register.filter
 def has_type(actions: Any, kind: str) -> bool:
-    return any(a.get("type") == kind for a in actions or ())
+    if not actions:
+        return False
+    return kind in _action_types.get(actions, lambda listed: frozenset(a.get("type") for a in listed))
 
 
 def named(table: dict[str, Any]) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.template import Context, Engine, Template
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
@@ -206,3 +208,40 @@ def test_a_translation_that_does_not_format_falls_back_as_djangos_does(monkeypat
         monkeypatch.setattr(BlockTranslateNode, "render", template_fast_paths._django_block_render)
         djangos = template.render(Context({"round": 7}))
     assert ours == djangos == "Round 7", "the untranslated message, as Django falls back to it"
+
+
+def test_action_forms_are_escaped_as_format_html_escaped_them() -> None:
+    """hideout's action forms are built with f-strings and the kept escapes: byte for byte what
+    ``format_html`` gave, a label that is already HTML (a card's face) kept as it is."""
+    from django.template import Context
+    from django.utils.html import format_html
+    from django.utils.safestring import mark_safe
+
+    from games.templatetags import hideout
+
+    context = Context({"action_url": "/m/7/action/?a=1&b=<2>"})
+    payload = {"type": "offer", "note": "<\"Bob\" & 'Eve'>", "amount": 3}
+    old_attrs = format_html('method="post" action="{0}" data-act', context["action_url"])
+    assert hideout.action_form_attrs(context) == old_attrs
+    old_fields = format_html(
+        '<input type="hidden" name="action" value="{}">', json.dumps(payload, separators=(",", ":"))
+    )
+    assert hideout.action_fields(context, payload) == old_fields
+    for label, css in (("Accept <now>", ""), (mark_safe('<span class="card">Driver</span>'), 'btn "x"')):
+        old = format_html(
+            '<form {} class="action-form">{}<button type="submit" class="{}">{}</button></form>',
+            old_attrs,
+            old_fields,
+            css or "btn",
+            label,
+        )
+        assert hideout.action_button(context, payload, label, css) == old
+
+
+def test_has_type_answers_for_each_list_of_actions() -> None:
+    from games.templatetags.hideout import has_type
+
+    legal = [{"type": "choose", "roles": ["GOON"]}, {"type": "offer"}]
+    assert has_type(legal, "choose") and has_type(legal, "offer") and not has_type(legal, "look")
+    assert not has_type([], "choose") and not has_type(None, "choose")
+    assert has_type([{"type": "look"}], "look") and not has_type([{"type": "look"}], "choose")
