@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from typing import Any
 
 from django import template
@@ -74,6 +75,10 @@ def role_tip(role: Any) -> SafeString:
     key = str(role)
     if key not in ROLE_NAMES:
         return format_html("{}", role)
+    return _kept(("role_tip", key), lambda: _role_tip(key))
+
+
+def _role_tip(key: str) -> SafeString:
     # Screen readers get the help through aria-describedby (the board's hidden role-help list),
     # so the role's visible text stays just its name.
     return format_html(
@@ -132,6 +137,24 @@ CARD_HELP = {
 }
 
 
+# Cards drawn, by language and what they show: a table's cards are the same from move to move (a
+# seat's panel is drawn again when one of its hands changes, with all its other cards as they were).
+_drawn: dict[tuple[Any, ...], SafeString] = {}
+_DRAWN_KEPT = 4096
+
+
+def _kept(key: tuple[Any, ...], draw: Callable[[], SafeString]) -> SafeString:
+    """``draw()``, kept under ``key`` in the current language (``key`` names all it depends on)."""
+    full = (current_language(), *key)
+    found = _drawn.get(full)
+    if found is None:
+        if len(_drawn) >= _DRAWN_KEPT:
+            _drawn.clear()  # simpler than an LRU: a match draws a few dozen different cards
+        found = _drawn[full] = draw()
+    return found
+
+
+@lru_cache(maxsize=64)
 def _art(classes: str, art: str) -> SafeString:
     """A picture of the sprite, decorative: the words beside it say what it is."""
     return format_html(
@@ -171,6 +194,11 @@ def card_back(sub: Any = "", extra: str = "", name: Any = None) -> SafeString:
 @register.simple_tag
 def hand_card(hand: dict[str, Any], heist: int, hands_per_player: int) -> SafeString:
     """One hand on the table (R-4): face down until revealed, with its status and stake."""
+    shown = tuple(hand.get(name) for name in ("seat", "slot", "status", "stake", "result", "role"))
+    return _kept(("hand", heist, hands_per_player, shown), lambda: _hand_card(hand, heist, hands_per_player))
+
+
+def _hand_card(hand: dict[str, Any], heist: int, hands_per_player: int) -> SafeString:
     parts = [f"#{hand['slot']}"] if hands_per_player == 2 else []
     parts.append(str(STATUS_NAMES.get(hand["status"], hand["status"])))
     parts.append(f"{hand['stake']}M")
@@ -201,12 +229,20 @@ def loot_card(loot: dict[str, Any]) -> SafeString:
 
 @register.simple_tag
 def boss_card() -> SafeString:
+    return _kept(("boss",), _boss_card)
+
+
+def _boss_card() -> SafeString:
     return _card("boss small tip", "boss", _("Boss"), "", format_html(' tabindex="0" data-tip="{}"', CARD_HELP["boss"]))
 
 
 @register.simple_tag
 def threat_cards(count: int) -> SafeString:
     """A seat's threat cards (section 2.6, earned by R-32), drawn small; the count is said in words too."""
+    return _kept(("threats", count), lambda: _threat_cards(count))
+
+
+def _threat_cards(count: int) -> SafeString:
     words = ngettext("%(n)s threat card", "%(n)s threat cards", count) % {"n": count}
     if not count:
         return format_html('<span class="threats none">{}</span>', words)

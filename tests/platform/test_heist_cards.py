@@ -187,3 +187,38 @@ def test_the_offer_form_is_a_fragment_of_its_own_that_a_commit_leaves_alone(make
     assert "Stay or withdraw" not in after["heist-actions"]
     assert after["heist-offer-form"] == before["heist-offer-form"]
     assert "Your actions" not in after["heist-actions"], "no empty actions panel beside the offer form"
+
+
+def test_cards_are_drawn_once_per_language_and_what_they_show() -> None:
+    """heist_tags keeps each card it draws per language and what the card shows: a kept card is the
+    one a fresh drawing gives, in the language asked, and a change of what it shows draws it again."""
+    from games import speaking
+    from games.templatetags import heist_tags
+
+    heist_tags._drawn.clear()
+    hand = {"seat": 1, "slot": 1, "status": "undecided", "stake": 2, "result": None, "role": None}
+    revealed = {**hand, "status": "committed", "role": "DRIVER", "result": "survived"}
+    drawn: dict[str, list[Any]] = {}
+    for language in ("en", "zh-hant", "en"):
+        with speaking.speaking(language):
+            cards = [
+                heist_tags.hand_card(hand, 1, 1),
+                heist_tags.hand_card(revealed, 1, 2),
+                heist_tags.threat_cards(0),
+                heist_tags.threat_cards(2),
+                heist_tags.boss_card(),
+                heist_tags.role_tip("GOON"),
+            ]
+            fresh = [
+                heist_tags._hand_card(hand, 1, 1),
+                heist_tags._hand_card(revealed, 1, 2),
+                heist_tags._threat_cards(0),
+                heist_tags._threat_cards(2),
+                heist_tags._boss_card(),
+                heist_tags._role_tip("GOON"),
+            ]
+            assert cards == fresh
+            drawn.setdefault(language, cards)
+            assert drawn[language] == cards
+    assert drawn["en"] != drawn["zh-hant"], "each language its own cards"
+    assert "secret role" in drawn["en"][0] and 'data-face="up"' in drawn["en"][1] and "#1" in drawn["en"][1]
