@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
+
 from games.boards import FragmentInputs
+from games.boards.common import escape_text
 from games.engines.heist.constants import LOOT
 from games.speaking import gettext as _
-from games.templatetags.heist_tags import ROLE_NAMES
-from games.templatetags.hideout import get
+from games.templatetags.heist_tags import ROLE_NAMES, boss_card, hand_card, threat_cards
+from games.templatetags.hideout import get, numbered
 
 
 def _name(names: Mapping[int, str], seat: int) -> str:
@@ -176,6 +179,46 @@ def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, 
             }
         )
     return notices
+
+
+# --- a seat's public panel, written in Python: a move draws one or two of them for every viewer, and
+# Django's template engine took three quarters of their time (walking its nodes, not drawing cards).
+
+
+def seat_panel(context: Any, number: int) -> SafeString:
+    """``#heist-seat-<n>`` (``board.html``): a seat's name, the boss card, its money and threat
+    cards, whether it has chosen (R-4), its hands on the table and the roles it played last heist.
+    Drawn from the spectator's context (a shared fragment): nothing in it is secret (R-65)."""
+    view = context["view"]
+    seat = numbered(context.get("seats"), number)
+    name = escape_text(seat.display_name) if seat is not None else ""
+    boss = " " + boss_card() if view.get("boss_seat") == number else ""
+    resigned = f" <em>({escape_text(_('resigned'))})</em>" if get(view.get("resigned"), number) else ""
+    balance = escape_text(get(view.get("balances"), number))
+    choice = ""
+    if view.get("phase") == "planning":
+        chosen = (
+            "✔ " + escape_text(_("has chosen"))
+            if get(view.get("chosen"), number)
+            else "… " + escape_text(_("choosing"))
+        )
+        choice = f'<span class="choice-state">{chosen}</span>'
+    heist, per_player = view.get("heist"), view.get("hands_per_player")
+    hands = "".join(hand_card(h, heist, per_player) for h in view.get("hands") or () if h.get("seat") == number)
+    last = ""
+    if view.get("previous_roles"):
+        roles = "".join(
+            escape_text(ROLE_NAMES.get(str(r), r)) + " " for r in get(view.get("previous_roles"), number) or ()
+        )
+        last = f'<small class="seat-last">{escape_text(_("last heist:"))} {roles}</small>'
+    return mark_safe(
+        f'<li id="heist-seat-{number}" class="seat-panel" data-seat="{number}">\n'
+        f'<div class="seat-head"><strong class="seat-name">{name}</strong>{boss}\n{resigned}</div>\n'
+        f'<div class="seat-assets">\n<span class="chip" data-money="{balance}" data-seat="{number}">'
+        f'<span class="sr-only">{escape_text(_("Money"))}: </span>{balance}M</span>\n'
+        f"{threat_cards(get(view.get('threats'), number))}\n</div>\n"
+        f'<div class="seat-hands">\n{choice}\n{hands}\n</div>\n{last}\n</li>'
+    )
 
 
 # --- what each board fragment reads (games.fragment_memo): a panel is rendered again only when it changed

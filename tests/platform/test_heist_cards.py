@@ -5,6 +5,7 @@ boss card (section 2.5); the same art on the board and the How to play page."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -222,3 +223,57 @@ def test_cards_are_drawn_once_per_language_and_what_they_show() -> None:
             assert drawn[language] == cards
     assert drawn["en"] != drawn["zh-hant"], "each language its own cards"
     assert "secret role" in drawn["en"][0] and 'data-face="up"' in drawn["en"][1] and "#1" in drawn["en"][1]
+
+
+# The seat panel as board.html drew it before games.boards.heist.seat_panel: the Python panel must
+# give the same HTML, byte for byte.
+_TEMPLATE_SEAT_PANELS = (Path(__file__).parent / "heist_seat_panel_before.html").read_text()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_seat_panels_written_in_python_are_the_templates_byte_for_byte(make_user: Any, language: str) -> None:
+    """Over a random game (choices, negotiation, reveals, the next heists), every seat's public panel
+    drawn by games.boards.heist.seat_panel equals what the template drew, in both languages."""
+    import random
+
+    from django.template import Context, Template
+
+    from games.boards.heist import seat_panel
+    from games.engines.base import SYSTEM
+    from games.presenter import match_context
+    from games.speaking import speaking
+    from games.store import load_state, rules_for
+    from games.templatetags import hideout
+
+    # "Not fooled again": a later heist's panels show the roles each seat played in the one before.
+    match, _users = started_match(make_user, "heist", 4, options={"no_repeat": True})
+    rng = random.Random(f"seats-{language}")
+    template = Template(_TEMPLATE_SEAT_PANELS)
+    hideout._compact(template.nodelist)  # as the fragment tag compacts its own nodes
+    phases: set[str] = set()
+    compared = later_heists = 0
+    for _move in range(240):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        with speaking(language):
+            context = match_context(match, None)
+            # Without the match, the fragment tag draws from this context as it is, nothing kept.
+            expected = template.render(Context({k: v for k, v in context.items() if k != "match"}))
+            drawn = "".join(seat_panel(context, s.number) for s in context["seats"])
+        assert expected.strip() == drawn, context["view"]["phase"]
+        phases.add(context["view"]["phase"])
+        compared += 1
+        later_heists += "seat-last" in drawn
+        rules, state = rules_for(match), load_state(match)
+        actors = sorted(rules.actors(state))
+        if not actors:  # waiting for a time-out: it comes
+            deadline = min(rules.deadlines(state), key=lambda d: d.due)
+            services.do_submit_action(match.pk, SYSTEM, deadline.action, now=deadline.due)
+            continue
+        seat = rng.choice(actors)
+        action = rules.legal_actions(state, seat)[0] if seat == SYSTEM else rules.bot_action(state, seat, rng)
+        services.do_submit_action(match.pk, seat, action)
+    assert compared > 25 and {"planning", "negotiation"} <= phases, phases
+    assert later_heists > 0, "a later heist shows the roles played in the one before"
