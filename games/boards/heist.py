@@ -193,7 +193,8 @@ def seat_panel(context: Any, number: int) -> SafeString:
     seat = numbered(context.get("seats"), number)
     name = escape_text(seat.display_name) if seat is not None else ""
     boss = " " + boss_card() if view.get("boss_seat") == number else ""
-    resigned = f" <em>({escape_text(_('resigned'))})</em>" if get(view.get("resigned"), number) else ""
+    # No call inside an f-string's braces: makemessages would not find its text.
+    resigned = " <em>(" + escape_text(_("resigned")) + ")</em>" if get(view.get("resigned"), number) else ""
     balance = escape_text(get(view.get("balances"), number))
     choice = ""
     if view.get("phase") == "planning":
@@ -210,12 +211,14 @@ def seat_panel(context: Any, number: int) -> SafeString:
         roles = "".join(
             escape_text(ROLE_NAMES.get(str(r), r)) + " " for r in get(view.get("previous_roles"), number) or ()
         )
-        last = f'<small class="seat-last">{escape_text(_("last heist:"))} {roles}</small>'
+        last_heist = escape_text(_("last heist:"))
+        last = f'<small class="seat-last">{last_heist} {roles}</small>'
+    money = escape_text(_("Money"))
     return mark_safe(
         f'<li id="heist-seat-{number}" class="seat-panel" data-seat="{number}">\n'
         f'<div class="seat-head"><strong class="seat-name">{name}</strong>{boss}\n{resigned}</div>\n'
         f'<div class="seat-assets">\n<span class="chip" data-money="{balance}" data-seat="{number}">'
-        f'<span class="sr-only">{escape_text(_("Money"))}: </span>{balance}M</span>\n'
+        f'<span class="sr-only">{money}: </span>{balance}M</span>\n'
         f"{threat_cards(get(view.get('threats'), number))}\n</div>\n"
         f'<div class="seat-hands">\n{choice}\n{hands}\n</div>\n{last}\n</li>'
     )
