@@ -8,3 +8,4 @@ from games.boards import heist
 
 register = template.Library()
 register.simple_tag(heist.seat_panel, takes_context=True)
+register.simple_tag(heist.action_panel, takes_context=True)

@@ -277,3 +277,90 @@ def test_the_seat_panels_written_in_python_are_the_templates_byte_for_byte(make_
         services.do_submit_action(match.pk, seat, action)
     assert compared > 25 and {"planning", "negotiation"} <= phases, phases
     assert later_heists > 0, "a later heist shows the roles played in the one before"
+
+
+_TEMPLATE_ACTION_PANEL = (Path(__file__).parent / "heist_action_panel_before.html").read_text()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("players", "language"), [(3, "en"), (4, "zh-hant"), (3, "zh-hant"), (5, "en")])
+def test_the_action_panels_written_in_python_are_the_templates_byte_for_byte(
+    make_user: Any, players: int, language: str
+) -> None:
+    """Over a random game (two hands each with three players, R-52), every seat's own action panel
+    drawn by games.boards.heist.action_panel equals what the template drew, in both languages."""
+    import random
+
+    from django.template import Context, Template
+
+    from games.boards.heist import action_panel
+    from games.engines.base import SYSTEM
+    from games.presenter import match_context
+    from games.speaking import speaking
+    from games.store import load_state, rules_for
+    from games.templatetags import hideout
+
+    match, users = started_match(make_user, "heist", players, options={"no_repeat": True})
+    rng = random.Random(f"actions-{players}-{language}")
+    template = Template(_TEMPLATE_ACTION_PANEL)
+    hideout._compact(template.nodelist)
+    kinds: set[str] = set()
+    compared = 0
+    for _move in range(200):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        for user in users.values():
+            with speaking(language):
+                context = match_context(match, user)
+                expected = template.render(Context({k: v for k, v in context.items() if k != "match"}))
+                assert expected.strip() == action_panel(context), (context["seat"], context["view"]["phase"])
+            kinds |= {a["type"] for a in context["legal"]}
+            compared += 1
+        rules, state = rules_for(match), load_state(match)
+        actors = sorted(rules.actors(state))
+        if not actors:  # waiting for a time-out: it comes
+            deadline = min(rules.deadlines(state), key=lambda d: d.due)
+            services.do_submit_action(match.pk, SYSTEM, deadline.action, now=deadline.due)
+            continue
+        seat = rng.choice(actors)
+        legal = rules.legal_actions(state, seat)
+        action = legal[0] if seat == SYSTEM else rng.choice(legal)
+        try:
+            services.do_submit_action(match.pk, seat, action)
+        except services.ServiceError:
+            continue  # a random pick may be refused; nothing changed
+    assert compared > 60 and {"choose", "withdraw", "commit", "roll_call"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("two_hands", [False, True])
+def test_the_boss_powers_and_looks_in_python_are_the_templates_byte_for_byte(two_hands: bool) -> None:
+    """The boss's prompt and call (R-76), the looks and the lone informant's naming (R-31), which a
+    random game may not reach, with a player's name that must be escaped."""
+    from django.template import Context, Template
+
+    from games.boards.heist import action_panel
+    from games.templatetags import hideout
+
+    legal = [
+        {"type": "name", "role": "DRIVER"},
+        {"type": "roll_call"},
+        {"type": "prompt", "target_seat": 1},
+        {"type": "prompt", "target_seat": 2},
+        {"type": "call"},
+        {"type": "look", "target_seat": 1, "slot": 2},
+        {"type": "withdraw", "slot": 1},
+        {"type": "commit"},
+    ]
+    context = {
+        "legal": legal,
+        "view": {"hands_per_player": 2 if two_hands else 1, "me": {"allowed_roles": ["GOON", "THUG"]}},
+        "board": {"acts": True},
+        "names": {1: '<Bob & "Eve">', 2: "阿明"},
+        "action_url": "/m/1/action/",
+    }
+    template = Template(_TEMPLATE_ACTION_PANEL)
+    hideout._compact(template.nodelist)
+    drawn = action_panel(context)
+    assert template.render(Context(context)).strip() == drawn
+    assert "&lt;Bob &amp; &quot;Eve&quot;&gt;" in drawn and "<Bob" not in drawn
