@@ -23,7 +23,7 @@ from django.template.base import FilterExpression, TextNode
 from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
 from django.utils.html import format_html
-from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games import boards, fragment_memo
 from games.boards import common as board_common
@@ -34,20 +34,11 @@ from games.speaking import current_language
 register = template.Library()
 
 
-def _escaped(value: Any) -> str:
-    """``conditional_escape(value)`` as ``format_html`` applies it, through the kept escapes: what is
-    already HTML stays as it is, anything else is escaped as text (an action form is built in
-    Python, and every game's boards have many)."""
-    if isinstance(value, SafeData):
-        return str(value)
-    return board_common.escape_text(value)
-
-
 @register.simple_tag(takes_context=True)
 def action_form_attrs(context: template.Context) -> SafeString:
     # No hx-post: match.js sends a ``data-act`` form over the match's socket (or, with the socket
     # down, posts it as HTMX would); without JavaScript it is a plain form POST. Never both.
-    return mark_safe(f'method="post" action="{_escaped(context["action_url"])}" data-act')
+    return mark_safe(f'method="post" action="{board_common.shown(context["action_url"])}" data-act')
 
 
 @register.simple_tag(takes_context=True)
@@ -82,7 +73,7 @@ def action_button(context: template.Context, payload: dict[str, Any], label: str
     """A one-button form posting ``payload`` (built in Python: boards have many of these)."""
     return mark_safe(
         f'<form {action_form_attrs(context)} class="action-form">{action_fields(context, payload)}'
-        f'<button type="submit" class="{_escaped(css or "btn")}">{_escaped(label)}</button></form>'
+        f'<button type="submit" class="{board_common.shown(css or "btn")}">{board_common.shown(label)}</button></form>'
     )
 
 

@@ -240,6 +240,32 @@ async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
     await communicator.disconnect()
 
 
+def record_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int | None, dict[str, Any], bool]]:
+    """What every consumer sends its client from now on: (its seat, the message, marked for compression)."""
+    from games.consumers import MatchConsumer
+
+    sent: list[tuple[int | None, dict[str, Any], bool]] = []
+    real_send_update = MatchConsumer._send_update
+
+    async def recording(self: MatchConsumer, update: dict[str, Any], *, deflate: bool) -> None:
+        sent.append((self.seat, update, deflate))
+        await real_send_update(self, update, deflate=deflate)
+
+    monkeypatch.setattr(MatchConsumer, "_send_update", recording)
+    return sent
+
+
+async def all_caught_up(
+    match_id: int, pages: dict[int, tuple[WebsocketCommunicator, Page]], by_seat: dict[int, Any]
+) -> None:
+    """Every seat's page, its pushes applied, shows the match's revision as a full render draws it."""
+    revision = await sync_to_async(lambda: Match.objects.get(pk=match_id).revision)()
+    for seat, (communicator, page) in pages.items():
+        await catch_up(communicator, page, revision)
+        board, _log = await sync_to_async(fresh)(match_id, by_seat[seat])
+        assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
+
+
 async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plain(
     make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -247,16 +273,7 @@ async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plai
     seat's public panel, the table) are sent first in a ``part`` marked for compression, holding
     exactly the spectator's fragments and nothing of the seat's own; the ``update`` after it holds
     the rest, the seat's secrets among them, and is sent plain."""
-    from games.consumers import MatchConsumer
-
-    sent: list[tuple[dict[str, Any], bool]] = []
-    real_send_update = MatchConsumer._send_update
-
-    async def recording(self: MatchConsumer, update: dict[str, Any], *, deflate: bool) -> None:
-        sent.append((update, deflate))
-        await real_send_update(self, update, deflate=deflate)
-
-    monkeypatch.setattr(MatchConsumer, "_send_update", recording)
+    sent = record_sends(monkeypatch)
     match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
     pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
     rng = random.Random(5)
@@ -265,13 +282,9 @@ async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plai
         sent.clear()
         if not await sync_to_async(random_move)(match.pk, rng):
             break
-        revision = await sync_to_async(lambda: Match.objects.get(pk=match.pk).revision)()
-        for seat, (communicator, page) in pages.items():
-            await catch_up(communicator, page, revision)
-            board, _log = await sync_to_async(fresh)(match.pk, by_seat[seat])
-            assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
+        await all_caught_up(match.pk, pages, by_seat)
         spectator_view = await sync_to_async(fresh)(match.pk, None)
-        for message, deflate in sent:
+        for _seat, message, deflate in sent:
             if message["type"] == "part":
                 parts += 1
                 assert deflate is True
@@ -299,16 +312,7 @@ async def test_a_bridge_race_diffs_shared_part_is_the_same_message_for_every_sea
     (config.wscompress.deflate); each seat's ``update`` after it holds only the rest."""
     import json
 
-    from games.consumers import MatchConsumer
-
-    sent: list[tuple[int | None, dict[str, Any], bool]] = []
-    real_send_update = MatchConsumer._send_update
-
-    async def recording(self: MatchConsumer, update: dict[str, Any], *, deflate: bool) -> None:
-        sent.append((self.seat, update, deflate))
-        await real_send_update(self, update, deflate=deflate)
-
-    monkeypatch.setattr(MatchConsumer, "_send_update", recording)
+    sent = record_sends(monkeypatch)
     match, by_seat = await sync_to_async(started_match)(make_user, "bridge_race", 5)
     pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
     rng = random.Random(11)
@@ -317,11 +321,7 @@ async def test_a_bridge_race_diffs_shared_part_is_the_same_message_for_every_sea
         sent.clear()
         if not await sync_to_async(random_move)(match.pk, rng):
             break
-        revision = await sync_to_async(lambda: Match.objects.get(pk=match.pk).revision)()
-        for seat, (communicator, page) in pages.items():
-            await catch_up(communicator, page, revision)
-            board, _log = await sync_to_async(fresh)(match.pk, by_seat[seat])
-            assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
+        await all_caught_up(match.pk, pages, by_seat)
         parts = {seat: message for seat, message, _deflate in sent if message["type"] == "part"}
         assert all(deflate for _seat, message, deflate in sent if message["type"] == "part")
         texts = {json.dumps(message) for message in parts.values()}

@@ -4,7 +4,9 @@ boss card (section 2.5); the same art on the board and the How to play page."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -202,27 +204,38 @@ def test_cards_are_drawn_once_per_language_and_what_they_show() -> None:
     drawn: dict[str, list[Any]] = {}
     for language in ("en", "zh-hant", "en"):
         with speaking.speaking(language):
-            cards = [
-                heist_tags.hand_card(hand, 1, 1),
-                heist_tags.hand_card(revealed, 1, 2),
-                heist_tags.threat_cards(0),
-                heist_tags.threat_cards(2),
-                heist_tags.boss_card(),
-                heist_tags.role_tip("GOON"),
+            draws: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...]]] = [
+                (heist_tags.hand_card, heist_tags._hand_card, (hand, 1, 1)),
+                (heist_tags.hand_card, heist_tags._hand_card, (revealed, 1, 2)),
+                (heist_tags.threat_cards, heist_tags._threat_cards, (0,)),
+                (heist_tags.threat_cards, heist_tags._threat_cards, (2,)),
+                (heist_tags.boss_card, heist_tags._boss_card, ()),
+                (heist_tags.role_tip, heist_tags._role_tip, ("GOON",)),
             ]
-            fresh = [
-                heist_tags._hand_card(hand, 1, 1),
-                heist_tags._hand_card(revealed, 1, 2),
-                heist_tags._threat_cards(0),
-                heist_tags._threat_cards(2),
-                heist_tags._boss_card(),
-                heist_tags._role_tip("GOON"),
-            ]
-            assert cards == fresh
+            cards = [kept(*args) for kept, _fresh, args in draws]
+            assert cards == [fresh(*args) for _kept, fresh, args in draws]
             drawn.setdefault(language, cards)
             assert drawn[language] == cards
     assert drawn["en"] != drawn["zh-hant"], "each language its own cards"
     assert "secret role" in drawn["en"][0] and 'data-face="up"' in drawn["en"][1] and "#1" in drawn["en"][1]
+
+
+def play_one(match: Match, rng: Any, pick: Any) -> None:
+    """One step of a random heist: a move ``pick(rules, state, seat)`` chooses for a seat that may
+    act (the server's own step for SYSTEM), or the time-out it waits for when nobody may act."""
+    from games.engines.base import SYSTEM
+    from games.store import load_state, rules_for
+
+    rules, state = rules_for(match), load_state(match)
+    actors = sorted(rules.actors(state))
+    if not actors:
+        deadline = min(rules.deadlines(state), key=lambda d: d.due)
+        services.do_submit_action(match.pk, SYSTEM, deadline.action, now=deadline.due)
+        return
+    seat = rng.choice(actors)
+    action = rules.legal_actions(state, seat)[0] if seat == SYSTEM else pick(rules, state, seat)
+    with contextlib.suppress(services.ServiceError):  # a random pick may be refused; nothing changed
+        services.do_submit_action(match.pk, seat, action)
 
 
 # The seat panel as board.html drew it before games.boards.heist.seat_panel: the Python panel must
@@ -240,10 +253,8 @@ def test_the_seat_panels_written_in_python_are_the_templates_byte_for_byte(make_
     from django.template import Context, Template
 
     from games.boards.heist import seat_panel
-    from games.engines.base import SYSTEM
     from games.presenter import match_context
     from games.speaking import speaking
-    from games.store import load_state, rules_for
     from games.templatetags import hideout
 
     # "Not fooled again": a later heist's panels show the roles each seat played in the one before.
@@ -266,15 +277,7 @@ def test_the_seat_panels_written_in_python_are_the_templates_byte_for_byte(make_
         phases.add(context["view"]["phase"])
         compared += 1
         later_heists += "seat-last" in drawn
-        rules, state = rules_for(match), load_state(match)
-        actors = sorted(rules.actors(state))
-        if not actors:  # waiting for a time-out: it comes
-            deadline = min(rules.deadlines(state), key=lambda d: d.due)
-            services.do_submit_action(match.pk, SYSTEM, deadline.action, now=deadline.due)
-            continue
-        seat = rng.choice(actors)
-        action = rules.legal_actions(state, seat)[0] if seat == SYSTEM else rules.bot_action(state, seat, rng)
-        services.do_submit_action(match.pk, seat, action)
+        play_one(match, rng, lambda rules, state, seat: rules.bot_action(state, seat, rng))
     assert compared > 25 and {"planning", "negotiation"} <= phases, phases
     assert later_heists > 0, "a later heist shows the roles played in the one before"
 
@@ -294,10 +297,8 @@ def test_the_action_panels_written_in_python_are_the_templates_byte_for_byte(
     from django.template import Context, Template
 
     from games.boards.heist import action_panel
-    from games.engines.base import SYSTEM
     from games.presenter import match_context
     from games.speaking import speaking
-    from games.store import load_state, rules_for
     from games.templatetags import hideout
 
     match, users = started_match(make_user, "heist", players, options={"no_repeat": True})
@@ -317,19 +318,7 @@ def test_the_action_panels_written_in_python_are_the_templates_byte_for_byte(
                 assert expected.strip() == action_panel(context), (context["seat"], context["view"]["phase"])
             kinds |= {a["type"] for a in context["legal"]}
             compared += 1
-        rules, state = rules_for(match), load_state(match)
-        actors = sorted(rules.actors(state))
-        if not actors:  # waiting for a time-out: it comes
-            deadline = min(rules.deadlines(state), key=lambda d: d.due)
-            services.do_submit_action(match.pk, SYSTEM, deadline.action, now=deadline.due)
-            continue
-        seat = rng.choice(actors)
-        legal = rules.legal_actions(state, seat)
-        action = legal[0] if seat == SYSTEM else rng.choice(legal)
-        try:
-            services.do_submit_action(match.pk, seat, action)
-        except services.ServiceError:
-            continue  # a random pick may be refused; nothing changed
+        play_one(match, rng, lambda rules, state, seat: rng.choice(rules.legal_actions(state, seat)))
     assert compared > 60 and {"choose", "withdraw", "commit", "roll_call"} <= kinds, kinds
 
 
