@@ -375,7 +375,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             "chat_version": rendered.chat_version,
         }
         chunks: list[str] = []
-        part: dict[str, Any] | None = None
+        part: str | None = None
         if board:
             frame = self.frame
             if not full and self._can_diff(rendered):
@@ -383,7 +383,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 update["base"] = self.sent_revision
                 old = frame[2]
                 changed = [n for n, digest in rendered.digests.items() if old[n] != digest]
-                part, changed = _shared_part(rendered, changed, self.sent_revision)
+                part, changed = _shared_part(self.match_id, rendered, changed, self.sent_revision)
                 # Each fragment apart: the client parses an SVG layer in an SVG context.
                 update["frags"] = [rendered.frags[n] for n in changed]
                 if rendered.log_after is not None and rendered.log_after == self.sent_version:
@@ -401,7 +401,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             self.sent_chat = max(self.sent_chat, rendered.chat_version)
         update["html"] = "".join(chunks)
         if part is not None:
-            await self._send_update(part, deflate=True)  # the shared fragments: nothing secret in them
+            await self._send_text(part, deflate=True)  # the shared fragments: nothing secret in them
         await self._send_update(update, deflate=rendered.public)
 
     def _board_sent(self) -> None:
@@ -419,7 +419,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
         """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
-        message: Any = {"type": "websocket.send", "text": json.dumps(update), DEFLATE: deflate}
+        await self._send_text(json.dumps(update), deflate=deflate)
+
+    async def _send_text(self, text: str, *, deflate: bool) -> None:
+        message: Any = {"type": "websocket.send", "text": text, DEFLATE: deflate}
         await self.base_send(message)  # DEFLATE is our own key, unknown to the ASGI event types
 
     async def _act(self, content: dict[str, Any]) -> None:
@@ -647,8 +650,11 @@ UNKNOWN = gettext_noop("Unknown message.")
 SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
 
 
-def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tuple[dict[str, Any] | None, list[str]]:
-    """A diff's changed shared fragments as a message of their own, and the fragments left for the rest.
+def _shared_part(
+    match_id: int, rendered: pushes.Rendered, changed: list[str], base: int
+) -> tuple[str | None, list[str]]:
+    """A diff's changed shared fragments as a message of their own (its JSON text), and the
+    fragments left for the rest.
 
     Shared fragments (heist's table, bridge_race's bridge and dashboards, every seat's public
     panel) are rendered from the spectator's context, so they hold no secret and are the same for
@@ -658,7 +664,8 @@ def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tu
       another player chose); the part can be compressed on its own (each message is deflated with
       no context taken over, so no secret shares a compressor with it);
     - the part is the same message, byte for byte, for every seat whose client showed the same
-      board: each process compresses it once for all of them (``config.wscompress.deflate``).
+      board: each process writes its JSON once (``_part_texts``) and compresses it once
+      (``config.wscompress.deflate``) for all of them.
 
     The client lays the part on the board without taking the new revision; the ``update`` that
     follows at once carries the rest and the revision (static/js/match.js).
@@ -666,8 +673,27 @@ def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tu
     shared = [name for name in changed if name in rendered.shared]
     if sum(len(rendered.frags[name]) for name in shared) < SHARED_PART_AT:
         return None, changed
-    part = {"type": "part", "revision": rendered.revision, "base": base, "frags": [rendered.frags[n] for n in shared]}
-    return part, [name for name in changed if name not in rendered.shared]
+    # The fragments' digests name their text (a fragment in another language has another digest).
+    key = (match_id, rendered.revision, base, tuple((name, rendered.digests[name]) for name in shared))
+    text = _part_texts.get(key)
+    if text is None:
+        part = {
+            "type": "part",
+            "revision": rendered.revision,
+            "base": base,
+            "frags": [rendered.frags[n] for n in shared],
+        }
+        text = json.dumps(part)
+        if len(_part_texts) >= PART_TEXTS_KEPT:
+            _part_texts.clear()  # simpler than an LRU: a move's sockets are sent its part within moments
+        _part_texts[key] = text
+    return text, [name for name in changed if name not in rendered.shared]
+
+
+# The latest parts' JSON, by match, revision, base and fragments: one move's is sent to each of
+# its seats' sockets in this process.
+PART_TEXTS_KEPT = 64
+_part_texts: dict[tuple[Any, ...], str] = {}
 
 
 def user_group(user_id: int) -> str:

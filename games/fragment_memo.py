@@ -26,6 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils.safestring import SafeString
 
 from .bounded import BoundedCache
@@ -56,6 +58,26 @@ def digest(inputs: Any) -> bytes:
 
 _kept_digests: KeptByIdentity[bytes] = KeptByIdentity(512)
 
+_checking: bool | None = None  # settings.HIDEOUT_CHECK_FRAGMENT_INPUTS, read once and on each change
+
+
+def checking() -> bool:
+    """Whether every reuse is rendered anyway and compared (``settings.HIDEOUT_CHECK_FRAGMENT_INPUTS``).
+
+    Kept in the module: asked for each fragment of each seat's board, where reading the setting
+    through Django's lazy settings object cost more than the rest of a kept fragment's lookup."""
+    global _checking
+    if _checking is None:
+        _checking = bool(getattr(settings, "HIDEOUT_CHECK_FRAGMENT_INPUTS", False))
+    return _checking
+
+
+@receiver(setting_changed)
+def _check_setting_changed(*, setting: str, **kwargs: Any) -> None:
+    global _checking
+    if setting == "HIDEOUT_CHECK_FRAGMENT_INPUTS":
+        _checking = None  # read again: the new value, or the settings' own once an override ends
+
 
 def kept_digest(value: object) -> bytes:
     """``digest(value)``, kept for ``value`` itself (found by identity) for the latest few hundred.
@@ -82,7 +104,7 @@ def rendered(
         key = (*key, wanted)
     kept = _kept.get(key)
     if kept is not None and kept[0] == wanted:
-        if getattr(settings, "HIDEOUT_CHECK_FRAGMENT_INPUTS", False):
+        if checking():
             fresh = render()
             if fresh != kept[1]:
                 raise StaleInputs(f"fragment {key[-2:]!r} shows something its declared inputs do not cover")

@@ -100,7 +100,7 @@ def forget_log_cache() -> None:
 
 def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
     finished = match.status == Match.Status.FINISHED
-    return (match.pk, seat, current_language(), finished, tuple(match.bot_seats))
+    return (match.id, seat, current_language(), finished, tuple(match.bot_seats))
 
 
 def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) -> None:
@@ -201,7 +201,7 @@ def chat_rows(match: Match) -> list[ChatMessage]:
     rows are the ones the process already read (one query a move before, 2% of a daphne's time).
     """
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-    key = (match.pk, match.seed, match.chat_version)
+    key = (match.id, match.seed, match.chat_version)
     rows = _chat_cache.get(key)
     if rows is None:
         latest = ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")
@@ -302,7 +302,7 @@ def match_context(
         )
         board = boards.context_for(
             match.game,
-            state_key=(match.pk, match.seed, match.version),
+            state_key=(match.id, match.seed, match.version),
             view=context["view"],
             seat=seat,
             legal=context["legal"],
@@ -331,7 +331,7 @@ def match_context(
 def _match_constants(match: Match, rules: Any) -> dict[str, Any]:
     """What every viewer's context says of the match itself (addresses, names of the game and its
     time limit), worked out once per match object and language: a push renders every seat's board."""
-    key = (match.pk, match.game, match.time_limit, current_language())
+    key = (match.id, match.game, match.time_limit, current_language())
     kept = getattr(match, "_match_constants", None)
     if kept is not None and kept[0] == key:
         return kept[1]

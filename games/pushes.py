@@ -213,7 +213,7 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
         board = shell_memo.render_board(context, _digest)
         out.shell, out.shell_digest, out.frags, out.shared = board.shell, board.body_digest, board.frags, board.shared
         out.digests = {name: _fragment_digest(frag) for name, frag in board.frags.items()}
-        _keep((match.pk, match.revision, user_id, language, "board"), out)
+        _keep((match.id, match.revision, user_id, language, "board"), out)
     if "log" in wanted:
         if log_after is None:
             out.log_html = render_to_string("games/match.html#log", context)

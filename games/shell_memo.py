@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.template.context import make_context
 from django.template.loader import get_template, render_to_string
 
@@ -94,12 +93,12 @@ def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board
     # A lobby (no view yet) shows its seats and options, not a board: it is walked every time.
     if game_inputs is None or not context.get("view") or context.get("request") is not None or context.get("error"):
         return _walk(context, digest)[0]
-    key = (match.pk, match.seed, context["render_language"], context["seat"])
+    key = (match.id, match.seed, context["render_language"], context["seat"])
     wanted = fragment_memo.digest(_inputs(game_inputs, context))
     kept = _kept.get(key)
     if kept is not None and kept.inputs == wanted:
         reused = _reuse(kept, context)
-        if getattr(settings, "HIDEOUT_CHECK_FRAGMENT_INPUTS", False):
+        if fragment_memo.checking():
             _check(reused, _walk(context, digest)[0], key)
         return reused
     board, plan = _walk(context, digest)

@@ -208,33 +208,42 @@ def render_language(context: template.Context) -> str:
 def shared_html(context: template.Context, name: str, key_value: Any, nodelist: template.NodeList) -> SafeString:
     """``nodelist`` rendered from the spectator's context with ``shared_key``, once per match
     revision and language, without surrounding whitespace (see :class:`SharedFragmentNode`)."""
-    from games.presenter import public_context
-
     match = context.get("match")
     if match is None:  # a board drawn from a bare view (a preview, a test): no spectator but its own
         with context.push(shared_key=key_value):
             alone = nodelist.render(context)
         return mark_safe(alone.strip())
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-    key = (match.pk, match.seed, match.revision, render_language(context), name, key_value)
+    key = (match.id, match.seed, match.revision, render_language(context), name, key_value)
     html = _shared.get(key)
     if html is None:
-        public_values = public_context(match)
-
-        def render() -> SafeString:
-            public = context.new(public_values)
-            public["shared_key"] = key_value
-            html = nodelist.render(public)
-            return mark_safe(html.strip())
-
-        inputs = boards.fragment_inputs(match.game, name)
-        if inputs is None:
-            html = render()
-        else:  # the same panel as at an earlier revision is not rendered again
-            memo_key = (match.pk, match.seed, key[3], "shared", name, key_value)
-            html = fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
+        html = _render_shared(context, match, key, nodelist)
         _shared.put(key, html)
     return html
+
+
+def _render_shared(
+    context: template.Context, match: Any, key: tuple[Any, ...], nodelist: template.NodeList
+) -> SafeString:
+    """The shared fragment ``key`` names, from the spectator's context (a fragment's first viewer
+    of a revision: each further one finds it in ``_shared``)."""
+    from games.presenter import public_context
+
+    name, key_value = key[4], key[5]
+    public_values = public_context(match)
+
+    def render() -> SafeString:
+        public = context.new(public_values)
+        public["shared_key"] = key_value
+        html = nodelist.render(public)
+        return mark_safe(html.strip())
+
+    inputs = boards.fragment_inputs(match.game, name)
+    if inputs is None:
+        return render()
+    # The same panel as at an earlier revision is not rendered again.
+    memo_key = (match.id, match.seed, key[3], "shared", name, key_value)
+    return fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
 
 
 def forget_shared() -> None:
@@ -322,7 +331,7 @@ class FragmentNode(template.Node):
         # viewer: its inputs name the viewer where the fragment shows it.
         public = getattr(context.get("rules"), "views_public", False) is True
         viewer = "any viewer" if public else context.get("seat")
-        memo_key = (match.pk, match.seed, render_language(context), viewer, self.name, key_value)
+        memo_key = (match.id, match.seed, render_language(context), viewer, self.name, key_value)
         return fragment_memo.rendered(memo_key, inputs(context, key_value), render, by_inputs=public)
 
 

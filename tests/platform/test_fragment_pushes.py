@@ -242,16 +242,18 @@ async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
 
 def record_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int | None, dict[str, Any], bool]]:
     """What every consumer sends its client from now on: (its seat, the message, marked for compression)."""
+    import json
+
     from games.consumers import MatchConsumer
 
     sent: list[tuple[int | None, dict[str, Any], bool]] = []
-    real_send_update = MatchConsumer._send_update
+    real_send_text = MatchConsumer._send_text
 
-    async def recording(self: MatchConsumer, update: dict[str, Any], *, deflate: bool) -> None:
-        sent.append((self.seat, update, deflate))
-        await real_send_update(self, update, deflate=deflate)
+    async def recording(self: MatchConsumer, text: str, *, deflate: bool) -> None:
+        sent.append((self.seat, json.loads(text), deflate))
+        await real_send_text(self, text, deflate=deflate)
 
-    monkeypatch.setattr(MatchConsumer, "_send_update", recording)
+    monkeypatch.setattr(MatchConsumer, "_send_text", recording)
     return sent
 
 
