@@ -135,7 +135,7 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     # As the walk renders them: the same template bound, so that an {% include %} in a fragment resolves.
     with bound.render_context.push_state(proxy), bound.bind_template(proxy):
         for node, key_value in kept.plan:
-            frags[node.fragment_name(key_value)] = node.fragment_html(bound, key_value)
+            frags[node.fragment_name(key_value)] = node.fragment_html(bound, key_value, context)
     return Board(head + kept.body, kept.body_digest, frags, kept.shared)
 
 

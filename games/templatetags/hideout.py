@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Mapping
 from contextlib import nullcontext
 from functools import lru_cache
 from typing import Any
@@ -198,23 +199,28 @@ def _compact(nodelist: template.NodeList) -> template.NodeList:
     return nodelist
 
 
-def render_language(context: template.Context) -> str:
+def render_language(context: template.Context | Mapping[str, Any]) -> str:
     """The language ``context`` is rendered in: what games.presenter.match_context wrote in it (the
     current language when it was built), else the current language."""
     found = context.get("render_language")
     return found if isinstance(found, str) else current_language()
 
 
-def shared_html(context: template.Context, name: str, key_value: Any, nodelist: template.NodeList) -> SafeString:
+def shared_html(
+    context: template.Context, name: str, key_value: Any, nodelist: template.NodeList, values: Any = None
+) -> SafeString:
     """``nodelist`` rendered from the spectator's context with ``shared_key``, once per match
-    revision and language, without surrounding whitespace (see :class:`SharedFragmentNode`)."""
-    match = context.get("match")
+    revision and language, without surrounding whitespace (see :class:`SharedFragmentNode`).
+    ``values``: the viewer's context as a plain dict, for lookups (see ``FragmentNode.fragment_html``)."""
+    if values is None:
+        values = context
+    match = values.get("match")
     if match is None:  # a board drawn from a bare view (a preview, a test): no spectator but its own
         with context.push(shared_key=key_value):
             alone = nodelist.render(context)
         return mark_safe(alone.strip())
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-    key = (match.id, match.seed, match.revision, render_language(context), name, key_value)
+    key = (match.id, match.seed, match.revision, render_language(values), name, key_value)
     html = _shared.get(key)
     if html is None:
         html = _render_shared(context, match, key, nodelist)
@@ -302,9 +308,15 @@ class FragmentNode(template.Node):
     def fragment_name(self, key_value: Any) -> str:
         return self.name if self.key is None else f"{self.name}-{key_value}"
 
-    def fragment_html(self, context: template.Context, key_value: Any) -> SafeString:
-        """The fragment alone, in ``context`` (the board's own: see :mod:`games.shell_memo`)."""
-        return self._html(context, key_value)
+    def fragment_html(
+        self, context: template.Context, key_value: Any, values: Mapping[str, Any] | None = None
+    ) -> SafeString:
+        """The fragment alone, in ``context`` (the board's own: see :mod:`games.shell_memo`).
+
+        ``values``: the same context as one plain dict, if the caller has it (a kept shell does): a
+        kept fragment is found with a few lookups of it, cheaper than through the template
+        context's levels. It is only read; the template context renders."""
+        return self._html(context, key_value, context if values is None else values)
 
     def _alone(self, context: template.Context) -> bool:
         """Whether the fragment reads nothing but the board's own context here: nothing a loop, a
@@ -315,24 +327,26 @@ class FragmentNode(template.Node):
         base = next((i for i, level in enumerate(levels) if "fragments" in level), len(levels))
         return not any(levels[base + 1 :])
 
-    def _html(self, context: template.Context, key_value: Any) -> SafeString:
+    def _html(self, context: template.Context, key_value: Any, values: Any = None) -> SafeString:
         def render() -> SafeString:
             with context.push(fragment_key=key_value) if self.by_key else nullcontext():
                 return mark_safe(self.nodelist.render(context).strip())
 
-        match = context.get("match")
+        if values is None:
+            values = context
+        match = values.get("match")
         # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.
-        if match is None or context.get("request") is not None:
+        if match is None or values.get("request") is not None:
             return render()
         inputs = boards.fragment_inputs(match.game, self.name)
         if inputs is None:
             return render()
         # A game whose views are all public (R-89 for bridge_race) keeps one copy per set of inputs, not per
         # viewer: its inputs name the viewer where the fragment shows it.
-        public = getattr(context.get("rules"), "views_public", False) is True
-        viewer = "any viewer" if public else context.get("seat")
-        memo_key = (match.id, match.seed, render_language(context), viewer, self.name, key_value)
-        return fragment_memo.rendered(memo_key, inputs(context, key_value), render, by_inputs=public)
+        public = getattr(values.get("rules"), "views_public", False) is True
+        viewer = "any viewer" if public else values.get("seat")
+        memo_key = (match.id, match.seed, render_language(values), viewer, self.name, key_value)
+        return fragment_memo.rendered(memo_key, inputs(values, key_value), render, by_inputs=public)
 
 
 class SharedFragmentNode(FragmentNode):
@@ -347,8 +361,8 @@ class SharedFragmentNode(FragmentNode):
     something every viewer may know (a seat number).
     """
 
-    def _html(self, context: template.Context, key_value: Any) -> SafeString:
-        return shared_html(context, self.name, key_value, self.nodelist)
+    def _html(self, context: template.Context, key_value: Any, values: Any = None) -> SafeString:
+        return shared_html(context, self.name, key_value, self.nodelist, values)
 
     def _alone(self, context: template.Context) -> bool:
         return True  # rendered from the spectator's context and its key, wherever it sits
