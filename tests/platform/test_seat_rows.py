@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -21,9 +21,14 @@ pytestmark = pytest.mark.django_db
 
 
 def values(instance: Model | None) -> dict[str, Any] | None:
+    """Every column's value; a time with its zone object too (equal times in two zones compare equal)."""
     if instance is None:
         return None
-    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+    out = {}
+    for field in type(instance)._meta.concrete_fields:
+        value = getattr(instance, field.attname)
+        out[field.attname] = (value, value.tzinfo) if isinstance(value, datetime) else value
+    return out
 
 
 def as_orm_gives(seats: list[Seat]) -> list[Any]:

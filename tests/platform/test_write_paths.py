@@ -147,7 +147,8 @@ def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after
     make_user: Any, monkeypatch: Any
 ) -> None:
     """On PostgreSQL the push after a move asks no query of its own for the seats: the statement
-    returned them, with the waiting marks it wrote, as a fresh read gives them."""
+    returned them, with the waiting marks it wrote, as a fresh read gives them (its times read by
+    psycopg's own loader: the same datetimes as Django's, in the same zone object)."""
     from games import seat_rows
     from games.models import Seat
 
