@@ -16,13 +16,17 @@ was sent.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
+import functools
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync
 from django.db import connection
 
 P = ParamSpec("P")
@@ -68,10 +72,32 @@ def on_writer(func: Callable[P, R]) -> Callable[P, R]:
 
 
 async def write(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run ``func`` on a writer thread, with that thread's own kept connection."""
-    runner = sync_to_async(on_writer(func), thread_sensitive=False, executor=_threads())
-    result: R = await runner(*args, **kwargs)
+    """Run ``func`` on a writer thread, with that thread's own kept connection.
+
+    A plain hop to the thread, in a copy of the caller's context, as ``sync_to_async`` makes one,
+    without what it adds that a write has no use for: a new wrapper for each call, a shield, and
+    the context's variables copied back into the caller's afterwards (about 30 µs of a move's
+    CPU). The write activates the language it speaks in (``games.speaking``), so it reads nothing
+    of the caller's ``Local`` values, which asgiref does not show to another thread's plain copy.
+    """
+    loop = asyncio.get_running_loop()
+    call = functools.partial(_on_thread, loop, contextvars.copy_context(), func, args, kwargs)
+    result: R = await loop.run_in_executor(_threads(), call)
     return result
+
+
+def _on_thread(
+    loop: asyncio.AbstractEventLoop,
+    context: contextvars.Context,
+    func: Callable[..., R],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> R:
+    # What sync_to_async tells its thread, so that async_to_sync in it (the in-memory channel
+    # layer's sends, games.broadcaster) runs on the caller's loop, where that layer's queues live.
+    SyncToAsync.threadlocal.main_event_loop = loop
+    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+    return context.run(on_writer(func), *args, **kwargs)
 
 
 def shutdown() -> None:
