@@ -20,6 +20,7 @@ from ..base import (
     Outcome,
     gettext_noop,
 )
+from ..kept import KeptByIdentity
 from . import bot as _bot
 from . import log as _log
 from . import view as _view
@@ -62,6 +63,10 @@ from .state import state_from_json as _state_from_json
 from .state import state_to_json as _state_to_json
 
 _ = gettext_noop
+
+# The spectator's view of the latest states (states are never changed once made): the pushes after
+# a move build every seat's view from it.
+_public_views: KeptByIdentity[dict[str, Any]] = KeptByIdentity(32)
 
 PLAYER_TYPES = frozenset(
     {
@@ -1025,7 +1030,9 @@ class HeistRules(GenericRules[State]):
         return _evolve(state, event)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return _view.view(state, seat, self.deadlines(state), self.outcome(state))
+        """``view.view``: a seat's from the spectator's, built once per state (``view.seat_view``)."""
+        public = _public_views.get(state, lambda s: _view.view(s, None, self.deadlines(s), self.outcome(s)))
+        return _view.seat_view(public, state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:

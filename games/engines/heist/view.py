@@ -153,6 +153,29 @@ def view(
             "nameable": [r for r in REVEAL_ORDER if r != "INFORMANT" and r in state.pool],
             "due": state.naming_due,
         }
+    return _with_seat(out, state, me, everything)
+
+
+def seat_view(public: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
+    """``view(state, seat, …)`` made from ``public``, the spectator's view of ``state``: what a seat
+    sees beyond a spectator is its own hands' roles, its ``me`` and, once the match is over, every
+    role (R-65, R-68). The pushes after a move ask for every seat's view of one state: the rest is
+    built once for them all. The result shares ``public``'s lists and dicts, which nobody changes."""
+    n = state.players
+    me = seat if seat is not None and 0 <= seat < n else None
+    out = dict(public)
+    if me is None:
+        return out
+    everything = state.phase == OVER  # R-68: players see all once the match is over
+    out["hands"] = [
+        {**entry, "role": h.role} if not h.revealed and (h.seat == me or everything) else entry
+        for h, entry in zip(state.hands, public["hands"], strict=True)
+    ]
+    return _with_seat(out, state, me, everything)
+
+
+def _with_seat(out: dict[str, Any], state: State, me: int | None, everything: bool) -> dict[str, Any]:
+    """``out`` with what seat ``me`` alone sees (R-65) and, once the match is over, everything (R-68)."""
     if me is not None:
         out["me"] = {
             "seat": me,

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.engines.base import SYSTEM, DecideContext, Event, replay
 from games.engines.heist import RULES
+from games.engines.heist import view as view_mod
 from games.engines.heist.state import OVER, State
 
 from .playout import playout
@@ -34,6 +35,10 @@ def _check_step(state: State, events: list[Event]) -> None:
     over = state.phase == OVER
     for seat in [None, *range(n)]:
         view = RULES.view(state, seat)
+        # R-64..R-68: a seat's view made from the spectator's (built once per state) is the one
+        # built whole for that seat.
+        assert view == view_mod.view(state, seat, RULES.deadlines(state), RULES.outcome(state))
+        assert json.dumps(view) == json.dumps(view_mod.view(state, seat, RULES.deadlines(state), RULES.outcome(state)))
         text = json.dumps(view)
         assert json.loads(text) == view
         if not over or seat is None:
