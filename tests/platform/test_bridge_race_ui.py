@@ -559,6 +559,48 @@ def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
     assert compared > 400 and acting > 100
 
 
+def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inputs_stay() -> None:
+    """The dashboards' entries are kept by what they read (``model._dashboards``): over a random race
+    in both languages, every entry of a model equals the one its inputs build with nothing kept, and
+    an entry whose player and place did not change from the state before is the same object (the
+    dashboards' fragments then find their inputs' digests by identity; equal inputs whose pickles
+    differ, an object shared in one and copied in the other, are built again, which is rare)."""
+    from games.boards.bridge_race import model as board_model
+    from games.engines.base import SYSTEM
+    from games.speaking import speaking
+
+    rng = random.Random("dashboards")
+    state = RULES.initial(4, {"mode": "closed_border", "time_limit": 60})
+    names = {i: f"Player <{i + 1}>" for i in range(4)}
+    reused = unchanged = 0
+    before: dict[str, dict[int, tuple[Any, dict[str, Any]]]] = {}
+    for _version in range(300):
+        actors = RULES.actors(state)
+        if not actors:
+            break
+        view = RULES.view(state, None)
+        for language in ("en", "zh-hant"):
+            with speaking(language):
+                kept = board_model._build_model(view, names, None)["players"]
+                saved = dict(board_model._dashboards)
+                board_model._dashboards.clear()
+                fresh = board_model._build_model(view, names, None)["players"]
+                board_model._dashboards.clear()
+                board_model._dashboards.update(saved)
+            assert kept == fresh
+            for entry, info in zip(kept, view["players_info"], strict=True):
+                last = before.setdefault(language, {}).get(entry["seat"])
+                if last is not None and last[0] == info and last[1] == entry:
+                    unchanged += 1
+                    reused += entry is last[1]
+                before[language][entry["seat"]] = (info, entry)
+        actor = next(iter(actors))
+        action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
+        for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0)):
+            state = RULES.evolve(state, event)
+    assert unchanged > 300 and reused > unchanged * 0.9, (reused, unchanged)
+
+
 @pytest.mark.django_db
 def test_the_viewers_own_car_is_marked_by_the_stylesheet(make_user: Any) -> None:
     """The cars' layer is the same for every viewer (a fragment drawn once per move for all): the

@@ -209,6 +209,74 @@ def _model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) 
         return _build_model(view, names, state_key)
 
 
+# A dashboard's entry by its player's part of the view and the rest it reads (the language, the name,
+# whether it acts, its places in the turn order and the finish, its dice pool, the mode): most of a
+# move's five are those of the move before, and an entry kept is the same object in every viewer's
+# model of every state it is drawn in (never changed once made: a viewer's own is a marked copy), so
+# the dashboards' shared fragments find their inputs' digests by identity.
+DASHBOARDS_KEPT = 1024
+_dashboards: dict[tuple[str, bytes], dict[str, Any]] = {}
+
+
+def _dashboard(
+    p: dict[str, Any],
+    name: str,
+    acting: bool,
+    turn_pos: int | None,
+    pool: Any,
+    finished_pos: int | None,
+    closed_border: bool,
+) -> dict[str, Any]:
+    """The dashboard's entry of the player ``p`` (an entry of the view's ``players_info``)."""
+    s = p["seat"]
+    fill, ink, outline = paint(p["character"])
+    speed = int(p["speed"])
+    status_text = str(STATUS_NAMES.get(p["status"], p["status"]))
+    if p["status"] == "finished" and p["place"]:
+        status_text = gettext("crossed the finish, place %(n)s") % {"n": p["place"]}
+    elif p["status"] == "exited" and p["place"]:
+        status_text = gettext("left the bridge, place %(n)s") % {"n": p["place"]}
+    elif p["status"] == "board":
+        status_text = cell_label(p["lane"], p["row"])
+    normal = -1 if p["leg"] == "RET" else 1
+    return {
+        "seat": s,
+        "number": s + 1,
+        "name": name,
+        "me": False,
+        "active": acting,
+        "char": p["character"],
+        "char_name": CHARACTER_NAMES.get(p["character"], p["character"] or "—"),
+        "ability": CHARACTER_ABILITIES.get(p["character"], ""),
+        "colour_name": CHARACTER_COLOUR_NAMES.get(p["character"], ""),
+        "fill": fill,
+        "ink": ink,
+        "outline": outline,
+        "speed": speed,
+        "speed_steps": [{"v": v, "on": v <= speed and v > 0, "cur": v == speed} for v in SPEEDS],
+        "free_tokens": p["free_tokens"],
+        "pips": [i < p["durability"] for i in range(p["max_durability"])],
+        "durability": p["durability"],
+        "max_durability": p["max_durability"],
+        "balance": p["balance"],
+        "balance_text": money(p["balance"]),
+        "debt": p["balance"] < 0,
+        "tiles": [tile_info(t["id"], t["colour"]) for t in p["tiles"]],
+        "active_tiles": [tile_info(t, "blue") for t in p["active_tiles"]],
+        "ramp": p["ramp"],
+        "ramp_text": RAMP_NAMES.get(p["ramp"], p["ramp"]),
+        "status": p["status"],
+        "status_text": status_text,
+        "place": p["place"],
+        "reversed": p["status"] == "board" and p["facing"] != normal,
+        "leg": LEG_NAMES.get(p["leg"], p["leg"]) if closed_border else "",
+        "resigned": p["resigned"],
+        "turn_pos": turn_pos,
+        "pool": pool,
+        "finished_pos": finished_pos,
+    }
+
+
 def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) -> dict[str, Any]:
     """The spectator's model: no car is "yours" and there are no controls (R-89: nothing else differs)."""
     names = dict(names or {})
@@ -290,56 +358,26 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
     players = []
     order = list(view.get("turn_order") or [])
     finish_order = list(view.get("finish_order") or [])
+    closed_border = view.get("mode") == "closed_border"
+    language = current_language()
     for p in players_info:
         s = p["seat"]
-        fill, ink, outline = paint(p["character"])
-        speed = int(p["speed"])
-        status_text = str(STATUS_NAMES.get(p["status"], p["status"]))
-        if p["status"] == "finished" and p["place"]:
-            status_text = gettext("crossed the finish, place %(n)s") % {"n": p["place"]}
-        elif p["status"] == "exited" and p["place"]:
-            status_text = gettext("left the bridge, place %(n)s") % {"n": p["place"]}
-        elif p["status"] == "board":
-            status_text = cell_label(p["lane"], p["row"])
-        normal = -1 if p["leg"] == "RET" else 1
-        players.append(
-            {
-                "seat": s,
-                "number": s + 1,
-                "name": names.get(s, str(s + 1)),
-                "me": False,
-                "active": s in (active, turn_seat),
-                "char": p["character"],
-                "char_name": CHARACTER_NAMES.get(p["character"], p["character"] or "—"),
-                "ability": CHARACTER_ABILITIES.get(p["character"], ""),
-                "colour_name": CHARACTER_COLOUR_NAMES.get(p["character"], ""),
-                "fill": fill,
-                "ink": ink,
-                "outline": outline,
-                "speed": speed,
-                "speed_steps": [{"v": v, "on": v <= speed and v > 0, "cur": v == speed} for v in SPEEDS],
-                "free_tokens": p["free_tokens"],
-                "pips": [i < p["durability"] for i in range(p["max_durability"])],
-                "durability": p["durability"],
-                "max_durability": p["max_durability"],
-                "balance": p["balance"],
-                "balance_text": money(p["balance"]),
-                "debt": p["balance"] < 0,
-                "tiles": [tile_info(t["id"], t["colour"]) for t in p["tiles"]],
-                "active_tiles": [tile_info(t, "blue") for t in p["active_tiles"]],
-                "ramp": p["ramp"],
-                "ramp_text": RAMP_NAMES.get(p["ramp"], p["ramp"]),
-                "status": p["status"],
-                "status_text": status_text,
-                "place": p["place"],
-                "reversed": p["status"] == "board" and p["facing"] != normal,
-                "leg": LEG_NAMES.get(p["leg"], p["leg"]) if view.get("mode") == "closed_border" else "",
-                "resigned": p["resigned"],
-                "turn_pos": order.index(s) + 1 if s in order else None,
-                "pool": turn["pool"] if turn and turn["seat"] == s and turn["stage"] in ("move", "after") else None,
-                "finished_pos": finish_order.index(s) + 1 if s in finish_order else None,
-            }
+        situation = (
+            names.get(s, str(s + 1)),
+            s in (active, turn_seat),
+            order.index(s) + 1 if s in order else None,
+            turn["pool"] if turn and turn["seat"] == s and turn["stage"] in ("move", "after") else None,
+            finish_order.index(s) + 1 if s in finish_order else None,
+            closed_border,
         )
+        key = (language, fragment_memo.digest((p, situation)))
+        entry = _dashboards.get(key)
+        if entry is None:
+            entry = _dashboard(p, *situation)
+            if len(_dashboards) >= DASHBOARDS_KEPT:
+                _dashboards.clear()  # simpler than an LRU: the latest states' entries are the ones asked again
+            _dashboards[key] = entry
+        players.append(entry)
 
     # turn order strip
     turn_idx = order.index(turn_seat) if turn_seat in order else -1
