@@ -2,9 +2,9 @@
 
 A game may declare, per fragment, a function of the context that returns everything the fragment
 reads (``FRAGMENT_INPUTS`` in its ``games.boards.<game>`` module, see :func:`games.boards.fragment_inputs`).
-A fragment with declared inputs is kept per viewer (or per match, for a shared one) with a digest of
-those inputs; the next render whose inputs have the same digest reuses the HTML instead of running
-the template. After a heist move most panels are the same for most seats, and the Django template
+A fragment with declared inputs is kept per viewer (or per match, for a shared one) and digest of
+those inputs; a render whose inputs have a kept digest reuses the HTML instead of running the
+template. After a heist move most panels are the same for most seats, and the Django template
 engine is most of a move's cost.
 
 The digest is taken of the inputs' pickle (three times faster than their ``repr``, which it once
@@ -88,21 +88,20 @@ def kept_digest(value: object) -> bytes:
     return _kept_digests.get(value, digest)
 
 
-def rendered(
-    key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString], *, by_inputs: bool = False
-) -> SafeString:
-    """The fragment kept under ``key`` if it was rendered from the same ``inputs``, else ``render()``.
+def rendered(key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString]) -> SafeString:
+    """The fragment kept under ``key`` for these ``inputs``, else ``render()``, kept.
 
-    ``by_inputs``: ``key`` names the fragment for every viewer of a game whose views are all public,
-    and each set of inputs has its own slot: viewers whose inputs are the same share the HTML (a
-    dashboard is "yours" for one seat and alike for the four others), and one viewer's render does
-    not push out another's. Never for a game with secrets: inputs that missed what one seat may
-    see would give it to another.
+    Each set of inputs has its own slot under ``key``: a panel whose inputs go back to what they were
+    a few moves ago (whose turn it is, whether an offer may be made, heist's phases coming round
+    again) is found again instead of rendered again, and where ``key`` names the fragment for every
+    viewer of a game whose views are all public, viewers whose inputs are the same share the HTML (a
+    dashboard is "yours" for one seat and alike for the four others). In a game with secrets
+    ``key`` names the viewer (or the spectator, for a shared fragment): inputs that missed what one
+    seat may see must never give it to another.
     """
     wanted = digest(inputs)
-    if by_inputs:
-        key = (*key, wanted)
-    kept = _kept.get(key)
+    slot = (*key, wanted)
+    kept = _kept.get(slot)
     if kept is not None and kept[0] == wanted:
         if checking():
             fresh = render()
@@ -110,7 +109,7 @@ def rendered(
                 raise StaleInputs(f"fragment {key[-2:]!r} shows something its declared inputs do not cover")
         return kept[1]
     html = render()
-    _kept.put(key, (wanted, html))
+    _kept.put(slot, (wanted, html))
     return html
 
 

@@ -341,12 +341,12 @@ class FragmentNode(template.Node):
         inputs = boards.fragment_inputs(match.game, self.name)
         if inputs is None:
             return render()
-        # A game whose views are all public (R-89 for bridge_race) keeps one copy per set of inputs, not per
-        # viewer: its inputs name the viewer where the fragment shows it.
+        # A game whose views are all public (R-89 for bridge_race) keeps its copies for every viewer,
+        # not per viewer: its inputs name the viewer where the fragment shows it.
         public = getattr(values.get("rules"), "views_public", False) is True
         viewer = "any viewer" if public else values.get("seat")
         memo_key = (match.id, match.seed, render_language(values), viewer, self.name, key_value)
-        return fragment_memo.rendered(memo_key, inputs(values, key_value), render, by_inputs=public)
+        return fragment_memo.rendered(memo_key, inputs(values, key_value), render)
 
 
 class SharedFragmentNode(FragmentNode):

@@ -34,6 +34,19 @@ def test_same_inputs_reuse_the_fragment_and_new_inputs_render_it(settings: Any) 
     assert len(calls) == 2
 
 
+def test_inputs_that_come_back_find_their_fragment_again(settings: Any) -> None:
+    """Each set of inputs has its own slot: a panel whose inputs go back to an earlier set (whose
+    turn it is, an offer allowed again) is not rendered again; another viewer's key is another slot."""
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
+    calls, render = counting("<p>turn</p>")
+    key = (1, "seed", "en", 0, "turn", None)
+    for inputs in ({"mine": True}, {"mine": False}, {"mine": True}, {"mine": False}, {"mine": True}):
+        fragment_memo.rendered(key, inputs, render)
+    assert len(calls) == 2
+    fragment_memo.rendered((1, "seed", "en", 1, "turn", None), {"mine": True}, render)
+    assert len(calls) == 3
+
+
 def test_inputs_are_a_snapshot_not_a_reference(settings: Any) -> None:
     """An engine list changed in place after the render must not look like the inputs it was."""
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
