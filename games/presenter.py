@@ -100,7 +100,12 @@ def forget_log_cache() -> None:
 
 def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
     finished = match.status == Match.Status.FINISHED
-    return (match.id, seat, current_language(), finished, tuple(match.bot_seats))
+    # In a game whose views are all public (R-89 for bridge_race) no seat sees more of an event than
+    # a spectator until the end (an event's secret is nobody's: the piles' order), so the seats of
+    # a push share one kept log while the match runs; once it is over, players see the secrets.
+    public = not finished and getattr(rules_for(match), "views_public", False) is True
+    reader = "any reader" if public else seat
+    return (match.id, reader, current_language(), finished, tuple(match.bot_seats))
 
 
 def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) -> None:
@@ -134,6 +139,8 @@ def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[di
     """
     key = _log_key(match, seat)
     hit = _log_cache.get(key)
+    if hit is not None and hit[0] == match.version:
+        return list(hit[1])  # kept for this version (another seat's, in a game without secrets)
     if hit is not None and hit[0] <= match.version and match.version - hit[0] <= limit * 2:
         lines = list(hit[1]) + _worded_lines(match, seat, hit[0], match.version)
     else:

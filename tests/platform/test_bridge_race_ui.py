@@ -559,6 +559,32 @@ def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
     assert compared > 400 and acting > 100
 
 
+def test_r89_while_a_race_runs_every_seat_reads_each_event_as_a_spectator_does() -> None:
+    """R-89: nothing is hidden from one seat that another sees, so while the race runs a seat's log
+    lines of every event are the spectator's (the pushes share one kept log for all seats:
+    ``presenter._log_key``); an event's secret (the piles' order) is nobody's."""
+    from games.engines.base import SYSTEM
+    from games.presenter import event_for
+
+    rng = random.Random("r89-log")
+    state = RULES.initial(5, {"mode": "standard", "time_limit": 60})
+    events = secret = 0
+    for _version in range(400):
+        actors = RULES.actors(state)
+        if not actors:
+            break
+        actor = next(iter(actors))
+        action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
+        for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0)):
+            spectator = RULES.log_lines(event_for(event, None, False))
+            for seat in range(5):
+                assert RULES.log_lines(event_for(event, seat, False)) == spectator
+            events += 1
+            secret += event.secret is not None
+            state = RULES.evolve(state, event)
+    assert events > 300 and secret > 0
+
+
 def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inputs_stay() -> None:
     """The dashboards' entries are kept by what they read (``model._dashboards``): over a random race
     in both languages, every entry of a model equals the one its inputs build with nothing kept, and
