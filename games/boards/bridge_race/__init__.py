@@ -7,8 +7,8 @@ and of the view that it draws changed for its viewer. After a move most of the f
 shop and the other seats' action panels are unchanged. The board is public (R-89): the bridge's
 layers and the dashboards are shared fragments, drawn once per move for every viewer, and the
 viewer's own car and dashboard are marked outside them (the stylesheet, the shell). The other
-fragments are kept once per set of inputs for all viewers (:func:`games.fragment_memo.rendered`,
-``by_inputs``), so their inputs name what they show of the viewer, and nothing more.
+fragments are kept once per set of inputs for all viewers (:func:`games.fragment_memo.rendered`, under
+a key that names no viewer), so their inputs name what they show of the viewer, and nothing more.
 """
 
 from __future__ import annotations
