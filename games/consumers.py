@@ -28,6 +28,7 @@ from django.utils.translation import gettext_noop
 from config.wscompress import DEFLATE
 
 from . import clock, latency_trace, livesocket, payloads, presence, pushes, ratelimit, services, writers
+from .bounded import BoundedCache
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import players_group, seat_group, watch_group
@@ -677,23 +678,15 @@ def _shared_part(
     key = (match_id, rendered.revision, base, tuple((name, rendered.digests[name]) for name in shared))
     text = _part_texts.get(key)
     if text is None:
-        part = {
-            "type": "part",
-            "revision": rendered.revision,
-            "base": base,
-            "frags": [rendered.frags[n] for n in shared],
-        }
-        text = json.dumps(part)
-        if len(_part_texts) >= PART_TEXTS_KEPT:
-            _part_texts.clear()  # simpler than an LRU: a move's sockets are sent its part within moments
-        _part_texts[key] = text
+        frags = [rendered.frags[name] for name in shared]
+        text = json.dumps({"type": "part", "revision": rendered.revision, "base": base, "frags": frags})
+        _part_texts.put(key, text)
     return text, [name for name in changed if name not in rendered.shared]
 
 
 # The latest parts' JSON, by match, revision, base and fragments: one move's is sent to each of
-# its seats' sockets in this process.
-PART_TEXTS_KEPT = 64
-_part_texts: dict[tuple[Any, ...], str] = {}
+# its seats' sockets in this process within moments.
+_part_texts: BoundedCache[tuple[Any, ...], str] = BoundedCache(64)
 
 
 def user_group(user_id: int) -> str:

@@ -34,7 +34,7 @@ from .bounded import BoundedCache
 from .engines.kept import KeptByIdentity
 
 # fragments: a heist board has about a dozen per viewer and eight shared
-_kept: BoundedCache[tuple[Any, ...], tuple[bytes, SafeString]] = BoundedCache(16384)
+_kept: BoundedCache[tuple[Any, ...], SafeString] = BoundedCache(16384)
 
 
 class StaleInputs(AssertionError):
@@ -99,17 +99,14 @@ def rendered(key: tuple[Any, ...], inputs: Any, render: Callable[[], SafeString]
     ``key`` names the viewer (or the spectator, for a shared fragment): inputs that missed what one
     seat may see must never give it to another.
     """
-    wanted = digest(inputs)
-    slot = (*key, wanted)
+    slot = (*key, digest(inputs))
     kept = _kept.get(slot)
-    if kept is not None and kept[0] == wanted:
-        if checking():
-            fresh = render()
-            if fresh != kept[1]:
-                raise StaleInputs(f"fragment {key[-2:]!r} shows something its declared inputs do not cover")
-        return kept[1]
+    if kept is not None:
+        if checking() and render() != kept:
+            raise StaleInputs(f"fragment {key[-2:]!r} shows something its declared inputs do not cover")
+        return kept
     html = render()
-    _kept.put(slot, (wanted, html))
+    _kept.put(slot, html)
     return html
 
 

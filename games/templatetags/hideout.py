@@ -207,35 +207,34 @@ def render_language(context: template.Context | Mapping[str, Any]) -> str:
 
 
 def shared_html(
-    context: template.Context, name: str, key_value: Any, nodelist: template.NodeList, values: Any = None
+    context: template.Context, name: str, key_value: Any, nodelist: template.NodeList, values: Any
 ) -> SafeString:
     """``nodelist`` rendered from the spectator's context with ``shared_key``, once per match
     revision and language, without surrounding whitespace (see :class:`SharedFragmentNode`).
-    ``values``: the viewer's context as a plain dict, for lookups (see ``FragmentNode.fragment_html``)."""
-    if values is None:
-        values = context
+    ``values``: what the lookups read, the viewer's ``context`` or the same as one dict (see
+    ``FragmentNode.fragment_html``)."""
     match = values.get("match")
     if match is None:  # a board drawn from a bare view (a preview, a test): no spectator but its own
         with context.push(shared_key=key_value):
             alone = nodelist.render(context)
         return mark_safe(alone.strip())
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
-    key = (match.id, match.seed, match.revision, render_language(values), name, key_value)
+    language = render_language(values)
+    key = (match.id, match.seed, match.revision, language, name, key_value)
     html = _shared.get(key)
     if html is None:
-        html = _render_shared(context, match, key, nodelist)
+        html = _render_shared(context, match, language, name, key_value, nodelist)
         _shared.put(key, html)
     return html
 
 
 def _render_shared(
-    context: template.Context, match: Any, key: tuple[Any, ...], nodelist: template.NodeList
+    context: template.Context, match: Any, language: str, name: str, key_value: Any, nodelist: template.NodeList
 ) -> SafeString:
-    """The shared fragment ``key`` names, from the spectator's context (a fragment's first viewer
-    of a revision: each further one finds it in ``_shared``)."""
+    """The shared fragment ``name`` (``key_value``) from the spectator's context (a fragment's first
+    viewer of a revision: each further one finds it in ``_shared``)."""
     from games.presenter import public_context
 
-    name, key_value = key[4], key[5]
     public_values = public_context(match)
 
     def render() -> SafeString:
@@ -248,7 +247,7 @@ def _render_shared(
     if inputs is None:
         return render()
     # The same panel as at an earlier revision is not rendered again.
-    memo_key = (match.id, match.seed, key[3], "shared", name, key_value)
+    memo_key = (match.id, match.seed, language, "shared", name, key_value)
     return fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
 
 
@@ -292,7 +291,7 @@ class FragmentNode(template.Node):
 
     def render(self, context: template.Context) -> SafeString:
         key_value = None if self.key is None else self.key.resolve(context)
-        html = self._html(context, key_value)
+        html = self._html(context, key_value, context)
         found = context.get("fragments")
         if isinstance(found, dict):
             # Split mode (games.shell_memo): the fragment goes to the dict and the board keeps a
@@ -327,13 +326,14 @@ class FragmentNode(template.Node):
         base = next((i for i, level in enumerate(levels) if "fragments" in level), len(levels))
         return not any(levels[base + 1 :])
 
-    def _html(self, context: template.Context, key_value: Any, values: Any = None) -> SafeString:
+    def _html(self, context: template.Context, key_value: Any, values: Any) -> SafeString:
+        """The fragment, rendered in ``context`` unless kept; ``values`` is what its lookups read
+        (``context`` itself, or the same context as one dict: see :meth:`fragment_html`)."""
+
         def render() -> SafeString:
             with context.push(fragment_key=key_value) if self.by_key else nullcontext():
                 return mark_safe(self.nodelist.render(context).strip())
 
-        if values is None:
-            values = context
         match = values.get("match")
         # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.
         if match is None or values.get("request") is not None:
@@ -361,7 +361,7 @@ class SharedFragmentNode(FragmentNode):
     something every viewer may know (a seat number).
     """
 
-    def _html(self, context: template.Context, key_value: Any, values: Any = None) -> SafeString:
+    def _html(self, context: template.Context, key_value: Any, values: Any) -> SafeString:
         return shared_html(context, self.name, key_value, self.nodelist, values)
 
     def _alone(self, context: template.Context) -> bool:

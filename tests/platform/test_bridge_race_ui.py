@@ -592,6 +592,7 @@ def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inp
     dashboards' fragments then find their inputs' digests by identity; equal inputs whose pickles
     differ, an object shared in one and copied in the other, are built again, which is rare)."""
     from games.boards.bridge_race import model as board_model
+    from games.bounded import BoundedCache
     from games.engines.base import SYSTEM
     from games.speaking import speaking
 
@@ -608,11 +609,10 @@ def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inp
         for language in ("en", "zh-hant"):
             with speaking(language):
                 kept = board_model._build_model(view, names, None)["players"]
-                saved = dict(board_model._dashboards)
-                board_model._dashboards.clear()
+                saved = board_model._dashboards
+                board_model._dashboards = BoundedCache(1024)
                 fresh = board_model._build_model(view, names, None)["players"]
-                board_model._dashboards.clear()
-                board_model._dashboards.update(saved)
+                board_model._dashboards = saved
             assert kept == fresh
             for entry, info in zip(kept, view["players_info"], strict=True):
                 last = before.setdefault(language, {}).get(entry["seat"])

@@ -214,8 +214,7 @@ def _model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | None) 
 # move's five are those of the move before, and an entry kept is the same object in every viewer's
 # model of every state it is drawn in (never changed once made: a viewer's own is a marked copy), so
 # the dashboards' shared fragments find their inputs' digests by identity.
-DASHBOARDS_KEPT = 1024
-_dashboards: dict[tuple[str, bytes], dict[str, Any]] = {}
+_dashboards: BoundedCache[tuple[str, bytes], dict[str, Any]] = BoundedCache(1024)
 
 
 def _dashboard(
@@ -374,9 +373,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
         entry = _dashboards.get(key)
         if entry is None:
             entry = _dashboard(p, *situation)
-            if len(_dashboards) >= DASHBOARDS_KEPT:
-                _dashboards.clear()  # simpler than an LRU: the latest states' entries are the ones asked again
-            _dashboards[key] = entry
+            _dashboards.put(key, entry)
         players.append(entry)
 
     # turn order strip
