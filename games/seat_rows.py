@@ -18,7 +18,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Field, Model
+from django.db.models import Field, Model, signals
+from django.db.models.base import ModelState
 
 from .models import Profile, Seat
 from .store import quoted_columns
@@ -38,14 +39,37 @@ class _Table:
         for f in fields:
             col = f.get_col(alias)
             self.converters.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
+        self.converting = any(converters for _col, converters in self.converters)
 
     def build(self, values: tuple[Any, ...]) -> Model:
-        converted = []
-        for value, (col, converters) in zip(values, self.converters, strict=True):
-            for convert in converters:
-                value = convert(value, col, connection)
-            converted.append(value)
-        return self.model.from_db(connection.alias, self.attnames, converted)
+        if self.converting:
+            converted = []
+            for value, (col, converters) in zip(values, self.converters, strict=True):
+                for convert in converters:
+                    value = convert(value, col, connection)
+                converted.append(value)
+            values = tuple(converted)
+        if not _plainly_built(self.model):
+            return self.model.from_db(connection.alias, self.attnames, list(values))
+        # What from_db leaves, in about a quarter of its time (Model.__init__ sets each field through
+        # its descriptor and sends two signals): every concrete field is read, so none is deferred.
+        instance = self.model.__new__(self.model)
+        state = instance._state = ModelState()
+        state.adding, state.db = False, connection.alias
+        instance.__dict__.update(zip(self.attnames, values, strict=True))
+        return instance
+
+
+def _plainly_built(model: type[Model]) -> bool:
+    """Whether ``model.from_db`` is ``Model``'s and its ``__init__`` does nothing but set the fields:
+    no override of either, and no receiver of ``pre_init`` or ``post_init`` (a ``post_init``
+    receiver is how fields such as ``ImageField`` hook in)."""
+    return (
+        model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
+        and model.__init__ is Model.__init__
+        and not signals.pre_init.has_listeners(model)
+        and not signals.post_init.has_listeners(model)
+    )
 
 
 def _column(field: Field[Any, Any]) -> str:

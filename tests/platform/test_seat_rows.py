@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Model, signals
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -127,3 +127,36 @@ def test_seat_names_are_kept_per_language_and_read_again_for_new_seats(make_user
     match._seat_cache = seat_rows.seats_of(match.pk)  # type: ignore[attr-defined]  # as a push does
     with translation.override("en"):
         assert presenter.seat_names(match)[0] == "Renamed"
+
+
+def instance_state(instance: Model | None) -> Any:
+    """What an instance holds: its attributes (but the state object) and its state's."""
+    if instance is None:
+        return None
+    held = {name: value for name, value in vars(instance).items() if name != "_state"}
+    return held, instance._state.adding, instance._state.db, dict(instance._state.fields_cache).keys()
+
+
+def test_the_instances_hold_what_djangos_from_db_leaves_in_them(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    built = seat_rows.seats_of(match.pk)
+    orm = orm_seats(match.pk)
+    for ours, theirs in zip(built, orm, strict=True):
+        assert instance_state(ours) == instance_state(theirs)
+        assert instance_state(ours.user) == instance_state(theirs.user)
+
+
+def test_a_model_whose_construction_is_listened_to_is_built_by_from_db(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    heard: list[Model] = []
+
+    def listen(sender: Any, instance: Model, **kwargs: Any) -> None:
+        heard.append(instance)
+
+    signals.post_init.connect(listen, sender=Seat)
+    try:
+        seats = seat_rows.seats_of(match.pk)
+    finally:
+        signals.post_init.disconnect(listen, sender=Seat)
+    assert heard == seats and all(a is b for a, b in zip(heard, seats, strict=True))
+    assert as_orm_gives(seats) == as_orm_gives(orm_seats(match.pk))
