@@ -61,14 +61,22 @@ class _Kept:
     plan: Plan
     shared: frozenset[str]
     template: Any  # the board's template, whose nodes the plan holds: found once, not per reuse
+    names: tuple[str, ...]  # the plan's fragments' names, in its order
+    shared_plan: tuple[tuple[str, Any], ...]  # the shared fragments' names and keys, in the plan's order
 
 
 _kept: BoundedCache[tuple[Any, ...], _Kept] = BoundedCache(4096)
+
+# (match id, seed, revision, language, a plan's shared fragments) -> their HTML, in the plan's order.
+# A shared fragment is the same for every viewer of a revision (SharedFragmentNode): the first board
+# of a push looks each one up, the others find them all with one lookup.
+_shared_sets: BoundedCache[tuple[Any, ...], tuple[str, ...]] = BoundedCache(512, revision_keyed=True)
 
 
 def forget() -> None:
     """Drop every kept shell (tests start from nothing: their match ids repeat)."""
     _kept.clear()
+    _shared_sets.clear()
 
 
 def _stamp(context: dict[str, Any]) -> str:
@@ -106,7 +114,14 @@ def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board
     head, close, body = board.shell.partition(">")
     if plan is not None and stamp in head:
         template = get_template(BOARD_TEMPLATE)
-        _kept.put(key, _Kept(wanted, head + close, stamp, body, board.body_digest, plan, board.shared, template))
+        names = tuple(node.fragment_name(key_value) for node, key_value in plan)
+        shared_plan = tuple((node.name, key_value) for node, key_value in plan if isinstance(node, SharedFragmentNode))
+        _kept.put(
+            key,
+            _Kept(
+                wanted, head + close, stamp, body, board.body_digest, plan, board.shared, template, names, shared_plan
+            ),
+        )
     return board
 
 
@@ -131,11 +146,24 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     template = kept.template
     proxy = template.template  # the backend's wrapper holds the partial
     frags: dict[str, str] = {}
+    match = context["match"]
+    shared_key = (match.id, match.seed, match.revision, context["render_language"], kept.shared_plan)
+    shared = iter(_shared_sets.get(shared_key) or ()) if kept.shared_plan else None
+    drawn: list[str] = []
     bound = make_context(context, None, autoescape=template.backend.engine.autoescape)
     # As the walk renders them: the same template bound, so that an {% include %} in a fragment resolves.
     with bound.render_context.push_state(proxy), bound.bind_template(proxy):
-        for node, key_value in kept.plan:
-            frags[node.fragment_name(key_value)] = node.fragment_html(bound, key_value, context)
+        for (node, key_value), name in zip(kept.plan, kept.names, strict=True):
+            if shared is not None and isinstance(node, SharedFragmentNode):
+                html = next(shared, None)
+                if html is None:
+                    html = node.fragment_html(bound, key_value, context)
+                    drawn.append(html)
+                frags[name] = html
+            else:
+                frags[name] = node.fragment_html(bound, key_value, context)
+    if drawn:
+        _shared_sets.put(shared_key, tuple(drawn))
     return Board(head + kept.body, kept.body_digest, frags, kept.shared)
 
 
