@@ -222,10 +222,19 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
             # kept. A socket whose client lacks the version before (moves by two processes crossed)
             # renders its own board and log (consumers.MatchConsumer.seat_update).
             out.log_after = log_after
-            out.log_add = log_items([line for line in context["log"] if line["seq"] > log_after])
+            out.log_add = _new_lines(context["log"], log_after)
     if "chat" in wanted:
         out.chat_html = render_to_string("games/match.html#chat", context)
     return out
+
+
+def _new_lines(log: list[dict[str, Any]], after: int) -> str:
+    """``log``'s lines after ``after`` as ``<li>`` items. The log is oldest first: the new lines are
+    found from its end, not by reading the whole window (most moves add a line or two to fifty)."""
+    start = len(log)
+    while start and log[start - 1]["seq"] > after:
+        start -= 1
+    return log_items(log[start:])
 
 
 # --- publishing ------------------------------------------------------------------------------------
