@@ -403,7 +403,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         update["html"] = "".join(chunks)
         if part is not None:
             await self._send_text(part, deflate=True)  # the shared fragments: nothing secret in them
-        await self._send_update(update, deflate=rendered.public)
+        if rendered.public and "base" in update:
+            await self._send_text(_diff_text(update), deflate=True)
+        else:
+            await self._send_update(update, deflate=rendered.public)
 
     def _board_sent(self) -> None:
         """Release the answers that waited for the board my client has now been sent (see _after_board)."""
@@ -687,6 +690,22 @@ def _shared_part(
 # The latest parts' JSON, by match, revision, base and fragments: one move's is sent to each of
 # its seats' sockets in this process within moments.
 _part_texts: BoundedCache[tuple[Any, ...], str] = BoundedCache(64)
+
+
+def _diff_text(update: dict[str, Any]) -> str:
+    """A diff that holds nothing secret as JSON, written once per process for the sockets it goes
+    to alike: in a game whose views are all public (bridge_race, R-89) the seats that wait are sent
+    the same diff after a move. Found by its content (the fragments are the same strings for each)."""
+    key = tuple((name, tuple(v) if isinstance(v, list) else v) for name, v in update.items())
+    text = _diff_texts.get(key)
+    if text is None:
+        text = json.dumps(update)
+        _diff_texts.put(key, text)
+    return text
+
+
+# The latest public diffs' JSON, by their content.
+_diff_texts: BoundedCache[tuple[Any, ...], str] = BoundedCache(64)
 
 
 def user_group(user_id: int) -> str:
