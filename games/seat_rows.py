@@ -41,7 +41,8 @@ class _Table:
             self.converters.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
         self.converting = any(converters for _col, converters in self.converters)
 
-    def build(self, values: tuple[Any, ...]) -> Model:
+    def build(self, values: tuple[Any, ...], alias: str, plain: bool) -> Model:
+        """The instance of a row's ``values`` for database ``alias``; ``plain``: :func:`_plainly_built`."""
         if self.converting:
             converted = []
             for value, (col, converters) in zip(values, self.converters, strict=True):
@@ -49,13 +50,13 @@ class _Table:
                     value = convert(value, col, connection)
                 converted.append(value)
             values = tuple(converted)
-        if not _plainly_built(self.model):
-            return self.model.from_db(connection.alias, self.attnames, list(values))
+        if not plain:
+            return self.model.from_db(alias, self.attnames, list(values))
         # What from_db leaves, in about a quarter of its time (Model.__init__ sets each field through
         # its descriptor and sends two signals): every concrete field is read, so none is deferred.
         instance = self.model.__new__(self.model)
         state = instance._state = ModelState()
-        state.adding, state.db = False, connection.alias
+        state.adding, state.db = False, alias
         instance.__dict__.update(zip(self.attnames, values, strict=True))
         return instance
 
@@ -118,20 +119,22 @@ def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
     (but for the profile's own ``user``, which is read again if asked for)."""
     seat_table, user_table, profile_table = _tables(connection.vendor)
     n_seat, n_user = len(seat_table.attnames), len(user_table.attnames)
+    alias = connection.alias  # a lookup through the connection proxy (about a microsecond): once
+    plain_seat, plain_user, plain_profile = (_plainly_built(t.model) for t in (seat_table, user_table, profile_table))
     seats: list[Seat] = []
     for row in rows:
         if row[0] is None:
             continue
-        seat = seat_table.build(row[:n_seat])
+        seat = seat_table.build(row[:n_seat], alias, plain_seat)
         user = None
         if row[n_seat] is not None:  # the user's primary key: an empty seat joins nothing
-            user = user_table.build(row[n_seat : n_seat + n_user])
+            user = user_table.build(row[n_seat : n_seat + n_user], alias, plain_user)
             profile = None
             if row[n_seat + n_user] is not None:
                 # Without the way back (profile.user) that select_related sets: a user and a profile
                 # pointing at each other are a cycle, which only the collector frees, and a push
                 # builds every seat's after each move (docs/performance.md section 16).
-                profile = profile_table.build(row[n_seat + n_user :])
+                profile = profile_table.build(row[n_seat + n_user :], alias, plain_profile)
             user._state.fields_cache["profile"] = profile
         seat._state.fields_cache["user"] = user
         assert isinstance(seat, Seat)
