@@ -14,7 +14,7 @@ The fixed words are translated once per language (:func:`_words`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -92,6 +92,18 @@ def _words() -> dict[str, str]:
             "discard_piles": gettext("Discard piles"),
             "adventure": gettext("Adventure:"),
             "bonus": gettext("Bonus:"),
+            "resolve_the_dice": gettext("Resolve the dice: repairs and speed"),
+            "spins": gettext("Durability 0: your car spins and stops!"),
+            "reversed_car": gettext("Your car is reversed: it cannot speed up."),
+            "quick_choices": gettext("Quick choices (fewest dice used, the rest can be sold):"),
+            "choose_each_die": gettext("Or choose each die yourself:"),
+            "unused_can_be_sold": gettext("unused (can be sold)"),
+            "steps": gettext("steps"),
+            "free_tokens_lower": gettext("free tokens"),
+            "durability_lower": gettext("durability"),
+            "confirm": gettext("Confirm"),
+            "shoot": gettext("Shoot"),
+            "fire": gettext("Fire"),
         }
         words = _WORDS[language] = {key: escape(text) for key, text in translated.items()}
     return words
@@ -445,6 +457,96 @@ def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
     return out + "</section>\n"
 
 
+def _resolve(r: Mapping[str, Any], forms: _Forms) -> str:
+    """Resolving the dice (R-29: repairs, damage, speed changes): quick choices and a form per die."""
+    words = _words()
+    notes = ""
+    if r.get("cancelled"):
+        n = r["cancelled"]
+        cancels = ngettext("%(n)s repair/damage pair cancels.", "%(n)s repair/damage pairs cancel.", n)
+        notes += cancels % {"n": shown(n)} + " "
+    notes += "\n"
+    if r.get("damage"):
+        n = r["damage"]
+        takes = ngettext("Your car takes %(n)s damage.", "Your car takes %(n)s damage.", n)
+        notes += f'<span class="br-warn">{takes % {"n": shown(n)}}</span> '
+    notes += "\n"
+    if r.get("spin"):
+        notes += f'<span class="br-warn">{words["spins"]}</span> '
+    notes += "\n"
+    if r.get("reversed"):
+        notes += words["reversed_car"]
+    quick = ""
+    if r.get("quick"):
+        buttons = "".join(str(action_button(forms.context, q["payload"], q["label"], "btn small")) for q in r["quick"])
+        quick = f'\n<p class="br-hint">{words["quick_choices"]}</p>\n<div class="row br-quick">{buttons}</div>\n'
+    repairs = "".join(
+        f'\n<label class="br-check"><input type="checkbox" name="repair[]" value="{shown(rep.get("index", ""))}" '
+        f'data-units="{shown(rep.get("units", ""))}"> {shown(rep.get("label", ""))}</label>\n'
+        for rep in r.get("repairs") or ()
+    )
+    adjusts = []
+    for a in r.get("adjusts") or ():
+        index, label = shown(a.get("index", "")), shown(a.get("label", ""))
+        double = a.get("weight") == 2
+        adjusts.append(
+            f'\n<label class="br-field">{label}\n<select name="adjust[]" data-adjust="{index}" '
+            f'data-weight="{shown(a.get("weight", ""))}" aria-label="{label}">\n'
+            f'<option value="unused">{words["unused_can_be_sold"]}</option>\n'
+            f'<option value="{index}:+10">{"+20 mph" if double else "+10 mph"}</option>\n'
+            f'<option value="{index}:-10">{"−20 mph" if double else "−10 mph"}</option>\n</select></label>\n'
+        )
+    base, dur_after, most = shown(r.get("base", "")), shown(r.get("dur_after", "")), shown(r.get("max", ""))
+    return (
+        f'\n\n<section class="br-panel br-resolve-panel">\n<h3>{words["resolve_the_dice"]}</h3>\n<p>{notes}</p>\n'
+        f"{quick}\n"
+        f'<form {forms.attrs} id="br-resolve" class="br-form" data-resolve data-base="{base}" '
+        f'data-reversed="{"1" if r.get("reversed") else "0"}" data-dur="{dur_after}" data-max="{most}" '
+        f'data-tokens="{shown(r.get("tokens", ""))}">{forms.fields(r.get("payload"))}\n'
+        f'<p class="br-hint">{words["choose_each_die"]}</p>\n{repairs}\n{"".join(adjusts)}\n'
+        f'<p class="br-preview" aria-live="polite">{words["speed"]} <output data-out="speed">{base}</output> mph\n'
+        f'· {words["steps"]} <output data-out="mp">?</output>\n'
+        f'· {words["free_tokens_lower"]} <output data-out="free">?</output>\n'
+        f'· {words["durability_lower"]} <output data-out="dur">{dur_after}</output>/{most}</p>\n'
+        '<p class="br-warn" data-out="error" hidden></p>\n'
+        f'<button type="submit" class="btn primary">{words["confirm"]}</button>\n</form>\n</section>\n\n'
+    )
+
+
+def _shots(shots: Sequence[Mapping[str, Any]], forms: _Forms) -> str:
+    """Shooting (R-53): a button per shoot die with one direction, else a form choosing the direction."""
+    words = _words()
+    out = [f'\n\n<section class="br-panel">\n<h3>{words["shoot"]}</h3>\n']
+    for sh in shots:
+        dirs = sh.get("dirs") or []
+        number = shown(sh.get("number", ""))
+        if len(dirs) == 1:
+            d = dirs[0]
+            fire = gettext("Fire die #%(n)s %(dir)s") % {"n": number, "dir": shown(d.get("name", ""))}
+            branch = (
+                f'\n\n<form {forms.attrs} class="action-form">{forms.fields(d.get("payload"))}'
+                f'<button type="submit" class="btn" data-ray="{shown(d.get("ray", ""))}">'
+                '<svg class="br-face inline face-SHOOT" viewBox="0 0 40 40" aria-hidden="true">'
+                '<use href="#br-f-SHOOT" width="40" height="40"/></svg> '
+                f"{fire} <small>{shown(d.get('hint', ''))}</small></button></form>\n\n"
+            )
+        else:
+            options = "".join(
+                f'<option value="{shown(d.get("value", ""))}" data-ray="{shown(d.get("ray", ""))}">'
+                f"{shown(d.get('name', ''))} — {shown(d.get('hint', ''))}</option>"
+                for d in dirs
+            )
+            direction = gettext("Die #%(n)s: direction") % {"n": number}
+            branch = (
+                f'\n<form {forms.attrs} class="br-form br-inline">{forms.fields(sh.get("payload"))}\n'
+                f'<label class="br-field">{direction}\n<select name="dir" data-ray-select>{options}</select></label>\n'
+                f'<button type="submit" class="btn">{words["fire"]}</button>\n</form>\n'
+            )
+        out.append(f"\n{branch}\n")
+    out.append("\n</section>\n\n")
+    return "".join(out)
+
+
 _PARTIALS = "games/bridge_race/_actions.html#"
 
 
@@ -471,11 +573,11 @@ def _actions(context: Any, view: Mapping[str, Any], board: Mapping[str, Any]) ->
     if act.get("finalize"):
         out.append(_finalize(act["finalize"], forms))
     if act.get("resolve"):
-        out.append(_partial(context, "resolve", act))
+        out.append(_resolve(act["resolve"], forms))
     if act.get("steps"):
         out.append(_steps(view, act["steps"], forms))
     if act.get("shots"):
-        out.append(_partial(context, "shots", act))
+        out.append(_shots(act["shots"], forms))
     if act.get("handbrake") or act.get("mine") or act.get("end_turn"):
         out.append(_end_of_turn(act, forms))
     if act.get("uses") or act.get("pay_repair"):
