@@ -627,6 +627,50 @@ def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inp
     assert unchanged > 300 and reused > unchanged * 0.9, (reused, unchanged)
 
 
+def test_the_bridges_objects_and_piles_are_drawn_again_only_when_they_changed_r89() -> None:
+    """The objects and money piles on the bridge (R-89: public) are kept by what they show
+    (``model._layers``): over a random race in both languages, a model's layers equal those drawn
+    with nothing kept, and a move that left every object, pile, name and character as it was finds
+    the same drawing (the cars, which move, are not part of it)."""
+    from games.boards.bridge_race import model as board_model
+    from games.bounded import BoundedCache
+    from games.engines.base import SYSTEM
+    from games.speaking import speaking
+
+    layer_keys = ("objects", "piles", "svg_objects", "svg_piles")
+    rng = random.Random("layers")
+    state = RULES.initial(4, {"mode": "standard", "time_limit": 60})
+    names = {i: f"Player <{i + 1}>" for i in range(4)}
+    same = changed = 0
+    before: dict[str, tuple[Any, str]] = {}
+    for _version in range(300):
+        actors = RULES.actors(state)
+        if not actors:
+            break
+        view = RULES.view(state, None)
+        for language in ("en", "zh-hant"):
+            with speaking(language):
+                kept = board_model._build_model(view, names, None)
+                saved = board_model._layers
+                board_model._layers = BoundedCache(256)
+                fresh = board_model._build_model(view, names, None)
+                board_model._layers = saved
+            assert [kept[key] for key in layer_keys] == [fresh[key] for key in layer_keys]
+            shown = [(c["lane"], c["row"], c["object"], c["money"]) for c in view["board"]["cells"]]
+            shown = [cell for cell in shown if cell[2] is not None or cell[3]]
+            last = before.get(language)
+            if last is not None and last[0] == shown:
+                same += kept["svg_objects"] is last[1]
+            elif last is not None:
+                changed += 1
+            before[language] = (shown, kept["svg_objects"])
+        actor = next(iter(actors))
+        action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
+        for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0)):
+            state = RULES.evolve(state, event)
+    assert same > 200 and changed > 10, (same, changed)
+
+
 @pytest.mark.django_db
 def test_the_viewers_own_car_is_marked_by_the_stylesheet(make_user: Any) -> None:
     """The cars' layer is the same for every viewer (a fragment drawn once per move for all): the

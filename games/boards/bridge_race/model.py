@@ -133,11 +133,26 @@ def _objects_and_piles(
     return objects, piles, mark_safe(objects_svg(objects)), mark_safe(piles_svg(piles))
 
 
-# The objects and money piles of one match state, drawn once for all its viewers (R-89: the board
-# is public): match, seed, version, language and the seat names -> (objects, piles, their SVG).
-_layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]] = BoundedCache(
-    256, revision_keyed=True
+# The objects and money piles on the bridge, drawn once for all viewers (R-89: the board is public)
+# and again only when what they show changed (most moves move a car and nothing else): by the
+# digest of what _objects_and_piles reads -> (objects, piles, their SVG).
+_layers: BoundedCache[tuple[str, bytes], tuple[list[dict[str, Any]], list[dict[str, Any]], str, str]] = BoundedCache(
+    256
 )
+
+
+def _layers_key(
+    board: dict[str, Any], wall_row: int | None, by_seat: dict[int, dict[str, Any]], names: dict[int, str]
+) -> tuple[str, bytes]:
+    """What :func:`_objects_and_piles` reads: the cells' objects and money (not their cars), the
+    wall, the cars' characters (an owner's colour), the seats' names, and the language."""
+    cells = [
+        (c["lane"], c["row"], c["object"], c["money"])
+        for c in board.get("cells") or ()
+        if c["object"] is not None or c["money"]
+    ]
+    characters = sorted((seat, p["character"]) for seat, p in by_seat.items())
+    return current_language(), fragment_memo.digest((cells, wall_row, characters, sorted(names.items())))
 
 
 # A state's model as every viewer without legal actions sees it, but for which car is theirs:
@@ -288,14 +303,11 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
     by_seat = {p["seat"]: p for p in players_info}
     turn_seat = turn["seat"] if turn else None
 
-    layers_key = None
-    if state_key is not None:
-        layers_key = _state_words_key(state_key, names)
-    layers = _layers.get(layers_key) if layers_key is not None else None
+    layers_key = _layers_key(board, wall_row, by_seat, names)
+    layers = _layers.get(layers_key)
     if layers is None:
         layers = _objects_and_piles(board, wall_row, by_seat, names)
-        if layers_key is not None:
-            _layers.put(layers_key, layers)
+        _layers.put(layers_key, layers)
     objects, piles, svg_objects, svg_piles = layers
 
     # cars on the bridge, in the river, past the ends
