@@ -122,6 +122,16 @@ def _targets_inputs(context: Any, key: Any) -> object:
     return board.get("svg_targets"), (board.get("act") or {}).get("armed")
 
 
+def _objects_inputs(context: Any, key: Any) -> object:
+    """The objects' layer: its drawing, kept while the objects stay as they were (``model._layers``)."""
+    return fragment_memo.kept_digest((context.get("board") or {}).get("svg_objects"))
+
+
+def _piles_inputs(context: Any, key: Any) -> object:
+    """The money piles' layer: its drawing, kept like the objects'."""
+    return fragment_memo.kept_digest((context.get("board") or {}).get("svg_piles"))
+
+
 def _focus_inputs(context: Any, key: Any) -> object:
     """The point the scrolled bridge centres on."""
     return (context.get("board") or {}).get("focus")
@@ -129,6 +139,8 @@ def _focus_inputs(context: Any, key: Any) -> object:
 
 FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "br-backdrop": _backdrop_inputs,
+    "br-objects": _objects_inputs,
+    "br-piles": _piles_inputs,
     "br-targets": _targets_inputs,
     "br-focus": _focus_inputs,
     "br-dash": _dashboard_inputs,
