@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from typing import Any
 
 from ..base import Event
@@ -21,6 +20,7 @@ from .state import (
     Look,
     Offer,
     State,
+    replace,
 )
 
 REPORT_TYPES = frozenset(
