@@ -17,6 +17,7 @@ import random
 import re
 import statistics
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -585,6 +586,23 @@ def test_r89_while_a_race_runs_every_seat_reads_each_event_as_a_spectator_does()
     assert events > 300 and secret > 0
 
 
+def _spectator_views(seed: str, mode: str, versions: int = 300) -> Iterator[dict[str, Any]]:
+    """The spectator's view of each state of a random race of four, its moves the bots'."""
+    from games.engines.base import SYSTEM
+
+    rng = random.Random(seed)
+    state = RULES.initial(4, {"mode": mode, "time_limit": 60})
+    for _version in range(versions):
+        actors = RULES.actors(state)
+        if not actors:
+            return
+        yield RULES.view(state, None)
+        actor = next(iter(actors))
+        action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
+        for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0)):
+            state = RULES.evolve(state, event)
+
+
 def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inputs_stay() -> None:
     """The dashboards' entries are kept by what they read (``model._dashboards``): over a random race
     in both languages, every entry of a model equals the one its inputs build with nothing kept, and
@@ -593,19 +611,12 @@ def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inp
     differ, an object shared in one and copied in the other, are built again, which is rare)."""
     from games.boards.bridge_race import model as board_model
     from games.bounded import BoundedCache
-    from games.engines.base import SYSTEM
     from games.speaking import speaking
 
-    rng = random.Random("dashboards")
-    state = RULES.initial(4, {"mode": "closed_border", "time_limit": 60})
     names = {i: f"Player <{i + 1}>" for i in range(4)}
     reused = unchanged = 0
     before: dict[str, dict[int, tuple[Any, dict[str, Any]]]] = {}
-    for _version in range(300):
-        actors = RULES.actors(state)
-        if not actors:
-            break
-        view = RULES.view(state, None)
+    for view in _spectator_views("dashboards", "closed_border"):
         for language in ("en", "zh-hant"):
             with speaking(language):
                 kept = board_model._build_model(view, names, None)["players"]
@@ -620,10 +631,6 @@ def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inp
                     unchanged += 1
                     reused += entry is last[1]
                 before[language][entry["seat"]] = (info, entry)
-        actor = next(iter(actors))
-        action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
-        for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0)):
-            state = RULES.evolve(state, event)
     assert unchanged > 300 and reused > unchanged * 0.9, (reused, unchanged)
 
 
@@ -634,20 +641,13 @@ def test_the_bridges_objects_and_piles_are_drawn_again_only_when_they_changed_r8
     the same drawing (the cars, which move, are not part of it)."""
     from games.boards.bridge_race import model as board_model
     from games.bounded import BoundedCache
-    from games.engines.base import SYSTEM
     from games.speaking import speaking
 
     layer_keys = ("objects", "piles", "svg_objects", "svg_piles")
-    rng = random.Random("layers")
-    state = RULES.initial(4, {"mode": "standard", "time_limit": 60})
     names = {i: f"Player <{i + 1}>" for i in range(4)}
     same = changed = 0
     before: dict[str, tuple[Any, str]] = {}
-    for _version in range(300):
-        actors = RULES.actors(state)
-        if not actors:
-            break
-        view = RULES.view(state, None)
+    for view in _spectator_views("layers", "standard"):
         for language in ("en", "zh-hant"):
             with speaking(language):
                 kept = board_model._build_model(view, names, None)
@@ -664,10 +664,6 @@ def test_the_bridges_objects_and_piles_are_drawn_again_only_when_they_changed_r8
             elif last is not None:
                 changed += 1
             before[language] = (shown, kept["svg_objects"])
-        actor = next(iter(actors))
-        action = RULES.bot_action(state, actor, rng) if actor != SYSTEM else RULES.legal_actions(state, actor)[0]
-        for event in RULES.decide(state, actor, RULES.parse_action(action), DecideContext(rng, 1000.0)):
-            state = RULES.evolve(state, event)
     assert same > 200 and changed > 10, (same, changed)
 
 
