@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from .constants import DECK_SIZE, DECK_SIZE_QUICK, TARGET, TARGET_QUICK
 
 _Frozen = TypeVar("_Frozen")
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_FIELD_NAMES: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 def replace(obj: _Frozen, /, **changes: Any) -> _Frozen:
@@ -20,10 +20,12 @@ def replace(obj: _Frozen, /, **changes: Any) -> _Frozen:
     instance is the fields' values with the changes laid over them, as ``dataclasses.replace``
     builds it."""
     cls = type(obj)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(obj))  # type: ignore[arg-type]
-    if not changes.keys() <= set(names):
+    found = _FIELD_NAMES.get(cls)
+    if found is None:
+        ordered = tuple(f.name for f in fields(obj))  # type: ignore[arg-type]
+        found = _FIELD_NAMES[cls] = (ordered, frozenset(ordered))
+    names, known = found
+    if not changes.keys() <= known:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # raises its TypeError
     values = obj.__dict__
     new = object.__new__(cls)
