@@ -384,7 +384,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 update["base"] = self.sent_revision
                 old = frame[2]
                 changed = [n for n, digest in rendered.digests.items() if old[n] != digest]
-                part, changed = _shared_part(self.match_id, rendered, changed, self.sent_revision)
+                part, changed = _shared_part(rendered, changed, self.sent_revision)
                 # Each fragment apart: the client parses an SVG layer in an SVG context.
                 update["frags"] = [rendered.frags[n] for n in changed]
                 if rendered.log_after is not None and rendered.log_after == self.sent_version:
@@ -404,7 +404,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if part is not None:
             await self._send_text(part, deflate=True)  # the shared fragments: nothing secret in them
         if rendered.public and "base" in update:
-            await self._send_text(_diff_text(update), deflate=True)
+            await self._send_text(_json_once(update), deflate=True)
         else:
             await self._send_update(update, deflate=rendered.public)
 
@@ -654,9 +654,7 @@ UNKNOWN = gettext_noop("Unknown message.")
 SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
 
 
-def _shared_part(
-    match_id: int, rendered: pushes.Rendered, changed: list[str], base: int
-) -> tuple[str | None, list[str]]:
+def _shared_part(rendered: pushes.Rendered, changed: list[str], base: int) -> tuple[str | None, list[str]]:
     """A diff's changed shared fragments as a message of their own (its JSON text), and the
     fragments left for the rest.
 
@@ -668,7 +666,7 @@ def _shared_part(
       another player chose); the part can be compressed on its own (each message is deflated with
       no context taken over, so no secret shares a compressor with it);
     - the part is the same message, byte for byte, for every seat whose client showed the same
-      board: each process writes its JSON once (``_part_texts``) and compresses it once
+      board: each process writes its JSON once (:func:`_json_once`) and compresses it once
       (``config.wscompress.deflate``) for all of them.
 
     The client lays the part on the board without taking the new revision; the ``update`` that
@@ -677,35 +675,26 @@ def _shared_part(
     shared = [name for name in changed if name in rendered.shared]
     if sum(len(rendered.frags[name]) for name in shared) < SHARED_PART_AT:
         return None, changed
-    # The fragments' digests name their text (a fragment in another language has another digest).
-    key = (match_id, rendered.revision, base, tuple((name, rendered.digests[name]) for name in shared))
-    text = _part_texts.get(key)
-    if text is None:
-        frags = [rendered.frags[name] for name in shared]
-        text = json.dumps({"type": "part", "revision": rendered.revision, "base": base, "frags": frags})
-        _part_texts.put(key, text)
+    frags = [rendered.frags[name] for name in shared]
+    text = _json_once({"type": "part", "revision": rendered.revision, "base": base, "frags": frags})
     return text, [name for name in changed if name not in rendered.shared]
 
 
-# The latest parts' JSON, by match, revision, base and fragments: one move's is sent to each of
-# its seats' sockets in this process within moments.
-_part_texts: BoundedCache[tuple[Any, ...], str] = BoundedCache(64)
-
-
-def _diff_text(update: dict[str, Any]) -> str:
-    """A diff that holds nothing secret as JSON, written once per process for the sockets it goes
-    to alike: in a game whose views are all public (bridge_race, R-89) the seats that wait are sent
-    the same diff after a move. Found by its content (the fragments are the same strings for each)."""
-    key = tuple((name, tuple(v) if isinstance(v, list) else v) for name, v in update.items())
-    text = _diff_texts.get(key)
+def _json_once(message: dict[str, Any]) -> str:
+    """``message``, which holds nothing secret, as JSON written once per process for the sockets it
+    goes to alike: a diff's shared part for every seat, and in a game whose views are all public
+    (bridge_race, R-89) the rest of the diff for the seats that wait. Found by its content: its
+    fragments are the same strings for each socket, hashed once."""
+    key = tuple((name, tuple(v) if isinstance(v, list) else v) for name, v in message.items())
+    text = _json_texts.get(key)
     if text is None:
-        text = json.dumps(update)
-        _diff_texts.put(key, text)
+        text = json.dumps(message)
+        _json_texts.put(key, text)
     return text
 
 
-# The latest public diffs' JSON, by their content.
-_diff_texts: BoundedCache[tuple[Any, ...], str] = BoundedCache(64)
+# The latest public messages' JSON (a move's part and public diff: a few per match), by their content.
+_json_texts: BoundedCache[tuple[Any, ...], str] = BoundedCache(128)
 
 
 def user_group(user_id: int) -> str:

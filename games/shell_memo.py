@@ -148,20 +148,20 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     frags: dict[str, str] = {}
     match = context["match"]
     shared_key = (match.id, match.seed, match.revision, context["render_language"], kept.shared_plan)
-    shared = iter(_shared_sets.get(shared_key) or ()) if kept.shared_plan else None
+    found = _shared_sets.get(shared_key)
+    shared = iter(found) if found is not None else None  # else looked up one by one, and kept together
     drawn: list[str] = []
     bound = make_context(context, None, autoescape=template.backend.engine.autoescape)
     # As the walk renders them: the same template bound, so that an {% include %} in a fragment resolves.
     with bound.render_context.push_state(proxy), bound.bind_template(proxy):
         for (node, key_value), name in zip(kept.plan, kept.names, strict=True):
-            if shared is not None and isinstance(node, SharedFragmentNode):
-                html = next(shared, None)
-                if html is None:
-                    html = node.fragment_html(bound, key_value, context)
-                    drawn.append(html)
-                frags[name] = html
+            if not isinstance(node, SharedFragmentNode):
+                frags[name] = node.fragment_html(bound, key_value, context)
+            elif shared is not None:
+                frags[name] = next(shared)
             else:
                 frags[name] = node.fragment_html(bound, key_value, context)
+                drawn.append(frags[name])
     if drawn:
         _shared_sets.put(shared_key, tuple(drawn))
     return Board(head + kept.body, kept.body_digest, frags, kept.shared)
