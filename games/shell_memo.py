@@ -21,11 +21,14 @@ anyway and compared, and a difference is an error.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.template.context import make_context
 from django.template.loader import get_template, render_to_string
+from django.utils.safestring import SafeString
 
 from . import boards, fragment_memo
 from .bounded import BoundedCache
@@ -63,6 +66,7 @@ class _Kept:
     template: Any  # the board's template, whose nodes the plan holds: found once, not per reuse
     names: tuple[str, ...]  # the plan's fragments' names, in its order
     shared_plan: tuple[tuple[str, Any], ...]  # the shared fragments' names and keys, in the plan's order
+    fragment_inputs: tuple[Any, ...]  # each plain fragment's declared inputs (boards.fragment_inputs), else None
 
 
 _kept: BoundedCache[tuple[Any, ...], _Kept] = BoundedCache(4096)
@@ -116,10 +120,24 @@ def render_board(context: dict[str, Any], digest: Callable[[str], str]) -> Board
         template = get_template(BOARD_TEMPLATE)
         names = tuple(node.fragment_name(key_value) for node, key_value in plan)
         shared_plan = tuple((node.name, key_value) for node, key_value in plan if isinstance(node, SharedFragmentNode))
+        fragment_inputs = tuple(
+            None if isinstance(node, SharedFragmentNode) else boards.fragment_inputs(match.game, node.name)
+            for node, _key_value in plan
+        )
         _kept.put(
             key,
             _Kept(
-                wanted, head + close, stamp, body, board.body_digest, plan, board.shared, template, names, shared_plan
+                wanted,
+                head + close,
+                stamp,
+                body,
+                board.body_digest,
+                plan,
+                board.shared,
+                template,
+                names,
+                shared_plan,
+                fragment_inputs,
             ),
         )
     return board
@@ -140,31 +158,68 @@ def _walk(context: dict[str, Any], digest: Callable[[str], str]) -> tuple[Board,
     return board, tuple((node, key) for node, key, _alone in plan)
 
 
+class _Binding:
+    """The board's template context bound as the walk binds it (so that an ``{% include %}`` in a
+    fragment resolves), made only when a fragment must be rendered: most kept boards render none."""
+
+    def __init__(self, template: Any, context: dict[str, Any]) -> None:
+        self._template = template
+        self._context = context
+        self._stack = ExitStack()
+        self._bound: Any = None
+
+    def bound(self) -> Any:
+        if self._bound is None:
+            proxy = self._template.template  # the backend's wrapper holds the partial
+            bound = make_context(self._context, None, autoescape=self._template.backend.engine.autoescape)
+            self._stack.enter_context(bound.render_context.push_state(proxy))
+            self._stack.enter_context(bound.bind_template(proxy))
+            self._bound = bound
+        return self._bound
+
+    def close(self) -> None:
+        self._stack.close()
+
+
 def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     stamp = _stamp(context)
     head = kept.head.replace(kept.stamp, stamp, 1)
-    template = kept.template
-    proxy = template.template  # the backend's wrapper holds the partial
     frags: dict[str, str] = {}
     match = context["match"]
-    shared_key = (match.id, match.seed, match.revision, context["render_language"], kept.shared_plan)
+    language = context["render_language"]
+    shared_key = (match.id, match.seed, match.revision, language, kept.shared_plan)
     found = _shared_sets.get(shared_key)
     shared = iter(found) if found is not None else None  # else looked up one by one, and kept together
     drawn: list[str] = []
-    bound = make_context(context, None, autoescape=template.backend.engine.autoescape)
-    # As the walk renders them: the same template bound, so that an {% include %} in a fragment resolves.
-    with bound.render_context.push_state(proxy), bound.bind_template(proxy):
-        for (node, key_value), name in zip(kept.plan, kept.names, strict=True):
-            if not isinstance(node, SharedFragmentNode):
-                frags[name] = node.fragment_html(bound, key_value, context)
+    # What FragmentNode.fragment_html finds for each fragment, found once for the board: the key of a
+    # kept fragment names the viewer unless every view of the game is public.
+    viewer = "any viewer" if getattr(context.get("rules"), "views_public", False) is True else context.get("seat")
+    memo_key = (match.id, match.seed, language, viewer)
+    binding = _Binding(kept.template, context)
+    try:
+        for (node, key_value), name, inputs in zip(kept.plan, kept.names, kept.fragment_inputs, strict=True):
+            if inputs is not None:
+                frags[name] = fragment_memo.rendered(
+                    (*memo_key, node.name, key_value),
+                    inputs(context, key_value),
+                    partial(_render_alone, node, binding, key_value),
+                )
+            elif not isinstance(node, SharedFragmentNode):
+                frags[name] = node.fragment_html(binding.bound(), key_value, context)
             elif shared is not None:
                 frags[name] = next(shared)
             else:
-                frags[name] = node.fragment_html(bound, key_value, context)
+                frags[name] = node.fragment_html(binding.bound(), key_value, context)
                 drawn.append(frags[name])
+    finally:
+        binding.close()
     if drawn:
         _shared_sets.put(shared_key, tuple(drawn))
     return Board(head + kept.body, kept.body_digest, frags, kept.shared)
+
+
+def _render_alone(node: FragmentNode, binding: _Binding, key_value: Any) -> SafeString:
+    return node.render_alone(binding.bound(), key_value)
 
 
 def _check(reused: Board, walked: Board, key: tuple[Any, ...]) -> None:

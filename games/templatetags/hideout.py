@@ -317,6 +317,11 @@ class FragmentNode(template.Node):
         context's levels. It is only read; the template context renders."""
         return self._html(context, key_value, context if values is None else values)
 
+    def render_alone(self, context: template.Context, key_value: Any) -> SafeString:
+        """The fragment rendered in ``context`` (the board's own), never kept: what a kept one is the copy of."""
+        with context.push(fragment_key=key_value) if self.by_key else nullcontext():
+            return mark_safe(self.nodelist.render(context).strip())
+
     def _alone(self, context: template.Context) -> bool:
         """Whether the fragment reads nothing but the board's own context here: nothing a loop, a
         ``{% with %}`` or a tag's ``as`` put above it (an ``{% include %}`` pushes an empty level)."""
@@ -331,8 +336,7 @@ class FragmentNode(template.Node):
         (``context`` itself, or the same context as one dict: see :meth:`fragment_html`)."""
 
         def render() -> SafeString:
-            with context.push(fragment_key=key_value) if self.by_key else nullcontext():
-                return mark_safe(self.nodelist.render(context).strip())
+            return self.render_alone(context, key_value)
 
         match = values.get("match")
         # A page answering a request carries a CSRF token and fresh keys in its forms: never kept.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import pytest
@@ -55,6 +56,45 @@ def test_a_heist_move_reuses_every_shell_and_gives_the_board_a_walk_gives(
     for seat, board in after_move.items():
         assert board.board_html() == walked[seat].board_html()
         assert board.revision == walked[seat].revision > first[seat].revision
+
+
+@pytest.mark.django_db
+def test_a_kept_board_binds_its_template_only_for_a_fragment_it_renders(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """A kept shell whose fragments are all kept renders none, and so binds no template context
+    (bridge_race declares the inputs of every plain fragment); one whose inputs changed renders
+    it in the board's bound context, as a walk does, and the boards are the ones a walk gives."""
+    from games.engines.registry import get_rules
+    from games.store import load_state
+
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check renders every kept fragment again
+    match, by_seat = started_match(make_user, "bridge_race", 3, seed="kept-board")
+    _boards(type(match), match.pk, by_seat)  # walked: the shells are kept
+    first = _boards(type(match), match.pk, by_seat)  # kept: the shared fragments are kept together
+    bound: list[bool] = []  # for each fragment rendered: whether its context was bound to the board's template
+    real_bound = shell_memo._Binding.bound
+
+    def counted(binding: Any) -> Any:
+        context = real_bound(binding)
+        bound.append(context.template is not None)
+        return context
+
+    monkeypatch.setattr(shell_memo._Binding, "bound", counted)
+    again = _boards(type(match), match.pk, by_seat)
+    assert bound == [], "every fragment kept: nothing bound"
+    assert {seat: b.board_html() for seat, b in again.items()} == {seat: b.board_html() for seat, b in first.items()}
+    rules, state = get_rules("bridge_race"), load_state(match)
+    seat = next(iter(rules.actors(state)))
+    services.do_submit_action(match.pk, seat, rules.bot_action(state, seat, random.Random(1)))
+    bound.clear()
+    after = _boards(type(match), match.pk, by_seat)
+    assert bound and all(bound), "a changed fragment is rendered in the bound board context"
+    pushes.forget_rendered()
+    fragment_memo.forget()
+    shell_memo.forget()
+    walked = _boards(type(match), match.pk, by_seat)
+    assert {seat: b.board_html() for seat, b in after.items()} == {seat: b.board_html() for seat, b in walked.items()}
 
 
 @pytest.mark.django_db
