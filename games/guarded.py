@@ -26,7 +26,7 @@ import psycopg
 import psycopg.postgres
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from . import seat_rows
 from .bounded import BoundedCache
@@ -107,12 +107,14 @@ class _Sent:
     """
 
     def __init__(self, sql: str, params: dict[str, Any]) -> None:
-        connection.ensure_connection()
+        # The thread's connection, found once: each use of the ``connection`` proxy looks it up again.
+        self.db = db = connections[DEFAULT_DB_ALIAS]
+        db.ensure_connection()
         self.sql = sql
         self.started = time.monotonic()
-        self.raw = connection.connection
+        self.raw = db.connection
         self.cursor = psycopg.Cursor(self.raw)
-        if _SESSION_ZONE_TIMESTAMPS is not None and connection.timezone_name == "UTC":
+        if _SESSION_ZONE_TIMESTAMPS is not None and db.timezone_name == "UTC":
             # The seats' times (four or so a seat) read by psycopg's own loader, compiled where
             # psycopg is: Django's, written in Python, cost some 3 µs a value. On a session in
             # UTC (Django sets the session's zone) both give the same datetimes in timezone.utc.
@@ -120,22 +122,23 @@ class _Sent:
         steps = self.cursor._execute_gen(sql, params, prepare=True)
         self.steps: Generator[Any, Any, Any] | None = steps
         self.waiting_for: Any = None
-        with connection.wrap_database_errors, self.raw.lock:
+        with db.wrap_database_errors, self.raw.lock:
             try:
                 self.waiting_for = next(steps)
             except StopIteration:  # answered without waiting
                 self.steps = None
 
     def answer(self) -> list[tuple[Any, ...]]:
+        db = self.db
         try:
-            with connection.wrap_database_errors, self.raw.lock:
+            with db.wrap_database_errors, self.raw.lock:
                 if self.steps is not None:
                     self.raw.wait(_resumed(self.waiting_for, self.steps))
                 rows: list[tuple[Any, ...]] = self.cursor.fetchall()
         finally:
             self.cursor.close()
-        if connection.queries_logged:  # as Django's debug cursor does (DEBUG, CaptureQueriesContext)
-            connection.queries_log.append({"sql": self.sql, "time": f"{time.monotonic() - self.started:.3f}"})
+        if db.queries_logged:  # as Django's debug cursor does (DEBUG, CaptureQueriesContext)
+            db.queries_log.append({"sql": self.sql, "time": f"{time.monotonic() - self.started:.3f}"})
         return rows
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
@@ -322,8 +322,9 @@ def render_ahead(
     ``seats`` the seats as foreseen. ``None`` if the render needed the database (its connection is
     busy with the write) or failed: the caller publishes after the write, as without this.
     """
-    logged = len(connection.queries_log)
-    with speculation.rendering() as held, connection.execute_wrapper(_refuse_queries):
+    db = connections[DEFAULT_DB_ALIAS]  # found once: each use of the ``connection`` proxy looks it up
+    logged = len(db.queries_log)
+    with speculation.rendering() as held, db.execute_wrapper(_refuse_queries):
         remember(match.pk, match.version, state)  # held: the state of a version the write has yet to confirm
         try:
             messages = _publish(match, events, state_before, False, True, actor, False, seats)
@@ -331,8 +332,8 @@ def render_ahead(
             held.refused = True
     if held.refused:
         # A debug cursor (DEBUG, CaptureQueriesContext) logged the query it refused: none was sent.
-        while len(connection.queries_log) > logged and connection.queries_log[-1]["sql"] is None:
-            connection.queries_log.pop()
+        while len(db.queries_log) > logged and db.queries_log[-1]["sql"] is None:
+            db.queries_log.pop()
         return None
     return RenderedAhead(held, messages)
 

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model, signals
 from django.db.models.base import ModelState
 
@@ -117,9 +117,10 @@ def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
     """Seats from rows of :func:`select_list` (a row with no seat, from an outer join, is skipped),
     each with ``user`` and its ``profile`` set, as ``select_related("user__profile")`` sets them
     (but for the profile's own ``user``, which is read again if asked for)."""
-    seat_table, user_table, profile_table = _tables(connection.vendor)
+    db = connections[DEFAULT_DB_ALIAS]  # each use of the ``connection`` proxy looks it up again
+    seat_table, user_table, profile_table = _tables(db.vendor)
     n_seat, n_user = len(seat_table.attnames), len(user_table.attnames)
-    alias = connection.alias  # a lookup through the connection proxy (about a microsecond): once
+    alias = db.alias
     plain_seat, plain_user, plain_profile = (_plainly_built(t.model) for t in (seat_table, user_table, profile_table))
     seats: list[Seat] = []
     for row in rows:
