@@ -49,10 +49,8 @@ def _model_parts(board: Mapping[str, Any] | None, keys: Iterable[str]) -> tuple[
     view's: the spectator's view is built once per state and an acting seat's is a copy of it with
     its options added (``presenter._view_for``, R-89)."""
     board = board or {}
-    return tuple(
-        fragment_memo.kept_digest(value) if isinstance(value, list | dict) else value
-        for value in (board.get(key) for key in keys)
-    )
+    kept_digest = fragment_memo.kept_digest
+    return tuple([kept_digest(v) if isinstance(v, list | dict) else v for v in [board.get(key) for key in keys]])
 
 
 def _dashboard_inputs(context: Any, key: Any) -> object:

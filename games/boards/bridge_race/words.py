@@ -34,7 +34,7 @@ class Words(dict[Any, Any]):
         self._in_language: dict[str, dict[Any, str]] = {}
 
     def _table(self) -> dict[Any, str]:
-        language = _language()
+        language = current_language() or ""  # _language(), without its call: a build looks up hundreds
         table = self._in_language.get(language)
         if table is None:
             table = self._in_language[language] = {key: str(word) for key, word in self.items()}
