@@ -147,7 +147,7 @@ if REDIS_URL:
     }
     CACHES = {"default": {"BACKEND": "games.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layer.LoopInMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: eager (in-process) unless a broker is configured.

@@ -40,6 +40,19 @@ def _report(future: Future[Any]) -> None:
         log.error("channel layer send failed: %r", future.exception())
 
 
+def _running(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether ``loop`` is the one running in this thread."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+async def _group_send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in messages:  # in order
+        await layer.group_send(group, message)
+
+
 def send(group: str, message: dict[str, Any]) -> None:
     send_many([(group, message)])
 
@@ -50,9 +63,17 @@ def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if layer is None:
         return
     if isinstance(layer, InMemoryChannelLayer):
-        for group, message in messages:
-            if layer.groups.get(group):  # else nobody listens in this process
-                async_to_sync(layer.group_send)(group, message)
+        wanted = [(group, message) for group, message in messages if layer.groups.get(group)]  # else nobody listens
+        loop = getattr(layer, "loop", None)  # the consumers' loop (games.channel_layer.LoopInMemoryChannelLayer)
+        if wanted and loop is not None and loop.is_running() and not _running(loop):
+            # On the consumers' loop, which this wakes (fire and forget, in order, as on Redis below).
+            # From a thread that is not one of that loop's (a live game's timer), async_to_sync would
+            # fill their queues from a loop of its own, and daphne's would go on sleeping: the sockets
+            # forwarded the message only when something else woke it.
+            asyncio.run_coroutine_threadsafe(_group_send_all(layer, wanted), loop).add_done_callback(_report)
+            return
+        for group, message in wanted:
+            async_to_sync(layer.group_send)(group, message)
         return
 
     if isinstance(layer, SharedDecodeChannelLayer):

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from threading import Lock
 from typing import Any
 
+from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import (  # type: ignore[import-untyped]
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
@@ -128,3 +129,21 @@ class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
                 del self._decoded[next(iter(self._decoded))]  # the oldest
             self._decoded[id(message)] = (message, decoded)
         return decoded
+
+
+class LoopInMemoryChannelLayer(InMemoryChannelLayer):
+    """The in-memory layer (no ``REDIS_URL``: ``make run``, the browser tests) that knows its loop.
+
+    Its queues belong to the event loop its consumers receive on (daphne's). A thread that is not
+    one of that loop's (a live game's timer, a writer thread) must hand it messages through the loop
+    (:func:`games.broadcaster.send_many`): ``async_to_sync`` there runs ``group_send`` on a loop of
+    its own, which fills the queue without waking daphne's, so a live game's timed events (a bot's
+    moves, its siren, the end of a pause) reached the sockets only when something else woke the loop,
+    up to a second late.
+    """
+
+    loop: asyncio.AbstractEventLoop | None = None
+
+    async def receive(self, channel: str) -> Any:
+        self.loop = asyncio.get_running_loop()
+        return await super().receive(channel)

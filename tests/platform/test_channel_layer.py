@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -18,10 +20,10 @@ def test_the_layer_in_settings_is_the_one_that_decodes_once() -> None:
     from django.conf import settings
 
     configured = {"BACKEND": "games.channel_layer.SharedDecodeChannelLayer"}
-    # The embedded default (no REDIS_URL) keeps the in-memory layer; with Redis it is this one.
+    # The embedded default (no REDIS_URL) keeps an in-memory layer; with Redis it is this one.
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] in (
         configured["BACKEND"],
-        "channels.layers.InMemoryChannelLayer",
+        "games.channel_layer.LoopInMemoryChannelLayer",
     )
     if os.environ.get("REDIS_URL"):
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == configured["BACKEND"]
@@ -117,3 +119,28 @@ async def _delivered_here_and_elsewhere() -> None:
     finally:
         await here.flush()
         await elsewhere.flush()
+
+
+def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without Redis a live game's timer (games.livetimers) pushes from a thread of no loop's: the
+    consumers' loop, asleep in its selector, must wake for it, not when something else wakes it."""
+    from games import broadcaster
+    from games.channel_layer import LoopInMemoryChannelLayer
+
+    layer = LoopInMemoryChannelLayer()
+    monkeypatch.setattr(broadcaster, "get_channel_layer", lambda: layer)
+
+    async def received_at_once() -> None:
+        channel = await layer.new_channel()
+        await layer.group_add("match_1_seat_0", channel)
+        receiving = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0.05)  # the loop sleeps in its selector, as an idle daphne's does
+        started = time.monotonic()
+        threading.Thread(target=broadcaster.send, args=("match_1_seat_0", {"type": "seat.live"})).start()
+        message = await asyncio.wait_for(receiving, 5)
+        assert message == {"type": "seat.live"}
+        assert time.monotonic() - started < 1.0
+
+    run_on_its_own_loop(received_at_once)
