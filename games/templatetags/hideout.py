@@ -362,11 +362,7 @@ class FragmentNode(template.Node):
         inputs = boards.fragment_inputs(match.game, self.name)
         if inputs is None:
             return render()
-        # A game whose views are all public (R-89 for bridge_race) keeps its copies for every viewer,
-        # not per viewer: its inputs name the viewer where the fragment shows it.
-        public = getattr(values.get("rules"), "views_public", False) is True
-        viewer = "any viewer" if public else values.get("seat")
-        memo_key = (match.id, match.seed, render_language(values), viewer, self.name, key_value)
+        memo_key = (match.id, match.seed, render_language(values), kept_for(values), self.name, key_value)
         return fragment_memo.rendered(memo_key, inputs(values, key_value), render)
 
 
@@ -387,6 +383,15 @@ class SharedFragmentNode(FragmentNode):
 
     def _alone(self, context: template.Context) -> bool:
         return True  # rendered from the spectator's context and its key, wherever it sits
+
+
+def kept_for(values: Mapping[str, Any]) -> Any:
+    """Whom a fragment rendered from ``values`` (a viewer's context) is kept for: its seat, or every
+    viewer in a game whose views are all public (R-89 for bridge_race), whose fragments' inputs
+    name the viewer where the fragment shows it. One place for both ways a kept fragment is found
+    (:meth:`FragmentNode._html` and :mod:`games.shell_memo`): a key that named nobody in a game with
+    secrets would hand one seat's panel to another."""
+    return "any viewer" if getattr(values.get("rules"), "views_public", False) is True else values.get("seat")
 
 
 def placeholder(name: str) -> str:

@@ -143,3 +143,14 @@ def test_the_end_of_a_match_changes_fragments_not_the_shell(make_user: Any) -> N
         assert board.shell_digest == playing[seat].shell_digest, f"seat {seat}'s shell changed as the match ended"
         assert board.digests.keys() == playing[seat].digests.keys()
         assert "Resign" in playing[seat].frags["resign"] and "Resign" not in board.frags["resign"]
+
+
+def test_a_kept_fragment_is_kept_for_its_seat_unless_every_view_of_the_game_is_public() -> None:
+    """heist's panels hold a seat's secrets: kept per seat; bridge_race's views are public (R-89)."""
+    from games.engines.registry import get_rules
+    from games.templatetags.hideout import kept_for
+
+    assert kept_for({"rules": get_rules("heist"), "seat": 2}) == 2
+    assert kept_for({"rules": get_rules("heist"), "seat": None}) is None  # the spectator's own
+    assert kept_for({"rules": get_rules("bridge_race"), "seat": 2}) == "any viewer"
+    assert kept_for({"seat": 1}) == 1  # no rules: never shared
