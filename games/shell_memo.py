@@ -33,7 +33,7 @@ from django.utils.safestring import SafeString
 from . import boards, fragment_memo
 from .bounded import BoundedCache
 from .models import Match
-from .templatetags.hideout import FragmentNode, SharedFragmentNode, kept_for
+from .templatetags.hideout import FragmentNode, SharedFragmentNode, kept_key
 
 BOARD_TEMPLATE = "games/match.html#board"
 
@@ -191,8 +191,7 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     found = _shared_sets.get(shared_key)
     shared = iter(found) if found is not None else None  # else looked up one by one, and kept together
     drawn: list[str] = []
-    # The key FragmentNode.fragment_html finds each fragment under, its common part found once for the board.
-    memo_key = (match.id, match.seed, language, kept_for(context))
+    memo_key = kept_key(context)  # what FragmentNode.fragment_html keys each fragment under, found once
     binding = _Binding(kept.template, context)
     try:
         for (node, key_value), name, inputs in zip(kept.plan, kept.names, kept.fragment_inputs, strict=True):

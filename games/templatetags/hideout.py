@@ -362,7 +362,7 @@ class FragmentNode(template.Node):
         inputs = boards.fragment_inputs(match.game, self.name)
         if inputs is None:
             return render()
-        memo_key = (match.id, match.seed, render_language(values), kept_for(values), self.name, key_value)
+        memo_key = (*kept_key(values), self.name, key_value)
         return fragment_memo.rendered(memo_key, inputs(values, key_value), render)
 
 
@@ -385,12 +385,19 @@ class SharedFragmentNode(FragmentNode):
         return True  # rendered from the spectator's context and its key, wherever it sits
 
 
+def kept_key(values: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The part of a kept fragment's key (:func:`games.fragment_memo.rendered`) that ``values`` (a
+    viewer's context, with its match) give, before the fragment's name and loop key. One place for
+    both ways a kept fragment is found: :meth:`FragmentNode._html` and :mod:`games.shell_memo`."""
+    match = values["match"]
+    return match.id, match.seed, render_language(values), kept_for(values)
+
+
 def kept_for(values: Mapping[str, Any]) -> Any:
     """Whom a fragment rendered from ``values`` (a viewer's context) is kept for: its seat, or every
     viewer in a game whose views are all public (R-89 for bridge_race), whose fragments' inputs
-    name the viewer where the fragment shows it. One place for both ways a kept fragment is found
-    (:meth:`FragmentNode._html` and :mod:`games.shell_memo`): a key that named nobody in a game with
-    secrets would hand one seat's panel to another."""
+    name the viewer where the fragment shows it (:func:`kept_key`): a key that named nobody in a game
+    with secrets would hand one seat's panel to another."""
     return "any viewer" if getattr(values.get("rules"), "views_public", False) is True else values.get("seat")
 
 
