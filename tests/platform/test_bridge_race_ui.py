@@ -667,6 +667,45 @@ def test_the_bridges_objects_and_piles_are_drawn_again_only_when_they_changed_r8
     assert same > 200 and changed > 10, (same, changed)
 
 
+def test_the_cars_and_the_shop_are_built_again_only_when_what_they_show_changed_r89_r66_r67() -> None:
+    """The cars' entries and drawing (R-89: public) and the shop as a viewer with nothing to buy sees
+    it (R-66, R-67) are kept by what they show (``model._car_layers``, ``model._shops``): over a random
+    race in both languages a model's cars and shop equal those built with nothing kept, and a move
+    that left every car (or the shop) as it was finds the same objects."""
+    from games.boards.bridge_race import model as board_model
+    from games.bounded import BoundedCache
+    from games.speaking import speaking
+
+    car_keys = ("cars", "off_cars", "svg_cars")
+    names = {i: f"Player <{i + 1}>" for i in range(4)}
+    same_cars = changed_cars = same_shop = changed_shop = 0
+    before: dict[str, tuple[Any, Any, Any, Any]] = {}
+    for view in _spectator_views("cars and shop", "standard"):
+        for language in ("en", "zh-hant"):
+            with speaking(language):
+                kept = board_model._build_model(view, names, None)
+                saved = board_model._car_layers, board_model._shops
+                board_model._car_layers, board_model._shops = BoundedCache(256), BoundedCache(256)
+                fresh = board_model._build_model(view, names, None)
+                board_model._car_layers, board_model._shops = saved
+            assert [kept[key] for key in car_keys] == [fresh[key] for key in car_keys]
+            assert kept["shop"] == fresh["shop"]
+            cars = [(p["status"], p["lane"], p["row"], p["speed"], p["facing"]) for p in view["players_info"]]
+            actors = (view.get("active_seat"), (view.get("turn") or {}).get("seat"))
+            last = before.get(language)
+            if last is not None and (last[0], last[1]) == (cars, actors):
+                same_cars += kept["svg_cars"] is last[2]
+            elif last is not None:
+                changed_cars += 1
+            if last is not None and last[3][0] == view["shop"]:
+                same_shop += kept["shop"] is last[3][1]
+            elif last is not None:
+                changed_shop += 1
+            before[language] = (cars, actors, kept["svg_cars"], (view["shop"], kept["shop"]))
+    assert same_cars > 100 and changed_cars > 50, (same_cars, changed_cars)
+    assert same_shop > 200 and changed_shop > 2, (same_shop, changed_shop)
+
+
 @pytest.mark.django_db
 def test_the_viewers_own_car_is_marked_by_the_stylesheet(make_user: Any) -> None:
     """The cars' layer is the same for every viewer (a fragment drawn once per move for all): the

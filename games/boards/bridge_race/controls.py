@@ -591,7 +591,8 @@ def with_controls(
         "targets": targets,
         "svg_targets": mark_safe(targets_svg(targets)),
         "my_turn": True,
-        "shop": shop_slots(view, act.get("buy_slots", set()), me),
+        # With nothing to buy, the shop is the one every viewer sees (kept by the model, R-66/R-67).
+        "shop": shop_slots(view, act["buy_slots"], me) if act.get("buy_slots") else seen["shop"],
     }
 
 

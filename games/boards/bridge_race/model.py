@@ -310,58 +310,12 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
         _layers.put(layers_key, layers)
     objects, piles, svg_objects, svg_piles = layers
 
-    # cars on the bridge, in the river, past the ends
-    cars, off_cars = [], []
-    finish_slot = exit_slot = 0
-    for p in players_info:
-        if p["status"] == "none":
-            continue
-        fill, ink, outline = paint(p["character"])
-        name = names.get(p["seat"], str(p["seat"] + 1))
-        common = {
-            "seat": p["seat"],
-            "label": p["seat"] + 1,
-            "fill": fill,
-            "ink": ink,
-            "outline": outline,
-            "speed": p["speed"],
-            "facing": p["facing"],
-            "char": p["character"],
-            "active": p["seat"] == active or p["seat"] == turn_seat,
-        }
-        if p["status"] == "board":
-            title = gettext("Car %(n)s: %(name)s (%(char)s), %(speed)s mph, %(facing)s, %(cell)s") % {
-                "n": p["seat"] + 1,
-                "name": name,
-                "char": CHARACTER_NAMES.get(p["character"], p["character"]),
-                "speed": p["speed"],
-                "cell": cell_label(p["lane"], p["row"]),
-                "facing": gettext("facing the finish") if p["facing"] > 0 else gettext("facing the start"),
-            }
-            cars.append(
-                {
-                    **common,
-                    "x": cell_x(p["lane"]),
-                    "y": cell_y(p["row"]),
-                    "lane": p["lane"],
-                    "row": p["row"],
-                    "title": title,
-                }
-            )
-        else:
-            status = STATUS_NAMES.get(p["status"], p["status"])
-            title = gettext("Car %(n)s: %(name)s — %(status)s") % {"n": p["seat"] + 1, "name": name, "status": status}
-            if p["status"] == "river":
-                west = p["lane"] <= 1 or (p["lane"] == 2 and p["seat"] % 2 == 0)
-                x = 1 if west else WIDTH - WATER + 1
-                y = cell_y(max(0, min(ROWS - 1, p["row"]))) + 4
-            elif p["status"] == "exited":
-                x, y = WATER + 4 + 40 * exit_slot, cell_y(0) + CELL + 1
-                exit_slot += 1
-            else:  # finished or arrested: beyond the far end
-                x, y = WATER + 4 + 40 * finish_slot, 2
-                finish_slot += 1
-            off_cars.append({**common, "x": x, "y": y, "title": title, "status": p["status"]})
+    cars_key = _cars_key(players_info, names, active, turn_seat)
+    car_layer = _car_layers.get(cars_key)
+    if car_layer is None:
+        car_layer = _cars(players_info, names, active, turn_seat)
+        _car_layers.put(cars_key, car_layer)
+    cars, off_cars, svg_cars = car_layer
 
     focus = _focus(by_seat, turn_seat, active, None)
 
@@ -420,7 +374,11 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
             )
 
     # shop, adventure row, piles
-    shop = shop_slots(view, set(), None)
+    shop_key = (current_language(), fragment_memo.digest(view.get("shop")))
+    shop = _shops.get(shop_key)
+    if shop is None:
+        shop = shop_slots(view, set(), None)
+        _shops.put(shop_key, shop)
     face_up_tiles = [
         {
             "id": t["id"],
@@ -446,7 +404,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
     prompt_seat = prompt["seat"] if prompt else None
     model = {
         "svg_objects": svg_objects,
-        "svg_cars": mark_safe("".join(car_svg(c) for c in cars) + "".join(off_car_svg(c) for c in off_cars)),
+        "svg_cars": svg_cars,
         "public_players": players,  # kept by every viewer's model: its own entry is one of them marked
         "svg_piles": svg_piles,
         "svg_targets": mark_safe(targets_svg([])),
@@ -491,6 +449,83 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
     # model changes these (``_seen_by`` and ``with_controls`` add only what is the viewer's own).
     model["status_digest"] = fragment_memo.digest(tuple(model[key] for key in STATUS_MODEL_KEYS))
     return model
+
+
+# The shop as every viewer without a purchase to make sees it, by what it offers: it changes when a
+# tile is bought (R-66) or the shop refreshes (R-67), not with most moves.
+_shops: BoundedCache[tuple[str, bytes], list[dict[str, Any]]] = BoundedCache(256)
+
+# The cars' entries and their drawing by what they show (R-89: public): a roll, a die's resolution or
+# a purchase leaves them as they were, and a kept drawing is the same string for the shared fragment.
+_car_layers: BoundedCache[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]], str]] = BoundedCache(256)
+
+
+def _cars_key(
+    players_info: list[dict[str, Any]], names: dict[int, str], active: int | None, turn_seat: int | None
+) -> tuple[Any, ...]:
+    """What :func:`_cars` reads: each car's place and looks, the seats' names, who acts, the language."""
+    cars = tuple(
+        (p["seat"], p["status"], p["character"], p["speed"], p["facing"], p["lane"], p["row"]) for p in players_info
+    )
+    return (current_language(), cars, tuple(sorted(names.items())), active, turn_seat)
+
+
+def _cars(
+    players_info: list[dict[str, Any]], names: dict[int, str], active: int | None, turn_seat: int | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
+    """The cars on the bridge and those off it (in the river, past the ends), and their SVG."""
+    cars, off_cars = [], []
+    finish_slot = exit_slot = 0
+    for p in players_info:
+        if p["status"] == "none":
+            continue
+        fill, ink, outline = paint(p["character"])
+        name = names.get(p["seat"], str(p["seat"] + 1))
+        common = {
+            "seat": p["seat"],
+            "label": p["seat"] + 1,
+            "fill": fill,
+            "ink": ink,
+            "outline": outline,
+            "speed": p["speed"],
+            "facing": p["facing"],
+            "char": p["character"],
+            "active": p["seat"] == active or p["seat"] == turn_seat,
+        }
+        if p["status"] == "board":
+            title = gettext("Car %(n)s: %(name)s (%(char)s), %(speed)s mph, %(facing)s, %(cell)s") % {
+                "n": p["seat"] + 1,
+                "name": name,
+                "char": CHARACTER_NAMES.get(p["character"], p["character"]),
+                "speed": p["speed"],
+                "cell": cell_label(p["lane"], p["row"]),
+                "facing": gettext("facing the finish") if p["facing"] > 0 else gettext("facing the start"),
+            }
+            cars.append(
+                {
+                    **common,
+                    "x": cell_x(p["lane"]),
+                    "y": cell_y(p["row"]),
+                    "lane": p["lane"],
+                    "row": p["row"],
+                    "title": title,
+                }
+            )
+        else:
+            status = STATUS_NAMES.get(p["status"], p["status"])
+            title = gettext("Car %(n)s: %(name)s — %(status)s") % {"n": p["seat"] + 1, "name": name, "status": status}
+            if p["status"] == "river":
+                west = p["lane"] <= 1 or (p["lane"] == 2 and p["seat"] % 2 == 0)
+                x = 1 if west else WIDTH - WATER + 1
+                y = cell_y(max(0, min(ROWS - 1, p["row"]))) + 4
+            elif p["status"] == "exited":
+                x, y = WATER + 4 + 40 * exit_slot, cell_y(0) + CELL + 1
+                exit_slot += 1
+            else:  # finished or arrested: beyond the far end
+                x, y = WATER + 4 + 40 * finish_slot, 2
+                finish_slot += 1
+            off_cars.append({**common, "x": x, "y": y, "title": title, "status": p["status"]})
+    return cars, off_cars, mark_safe("".join(car_svg(c) for c in cars) + "".join(off_car_svg(c) for c in off_cars))
 
 
 # The status line's parts of the model (``panels.status_line``, games.boards.bridge_race._status_inputs).
