@@ -46,6 +46,7 @@ def count(game: str, moves: int, live: bool, out_dir: Path) -> subprocess.Popen[
         "4",
         "--db",
         "sqlite",
+        "--no-stages",  # the stage clock's own instructions are not the server's
         *(["--live"] if live else []),
     ]
     env = {**os.environ, "PYTHONHASHSEED": "0"}

@@ -364,6 +364,7 @@ def main() -> None:
     parser.add_argument("--live", action="store_true", help="push JSON events (rules.live), render nothing")
     parser.add_argument("--db", choices=["sqlite", "pg"], default="pg")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--no-stages", action="store_true", help="no stage clock at all (instructions.py)")
     parser.add_argument("--profile-out", metavar="FILE", help="with --profile: also save the stats for pstats")
     args = parser.parse_args()
     seats = args.seats or (4 if args.game == "heist" else 5)
@@ -389,7 +390,7 @@ def main() -> None:
         for table_ in tables:
             for socket in table_.sockets.values():
                 socket.connect(loop)
-        clock = None if args.profile else clock_stages()
+        clock = None if args.profile or args.no_stages else clock_stages()
         play(tables, 40, rng, messages, args.transport, loop)  # warm caches and templates
         if args.profile:
             profiler = cProfile.Profile(time.process_time)
