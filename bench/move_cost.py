@@ -15,12 +15,12 @@ The process's garbage collector is tuned as a daphne's is (``games.gc_tuning``, 
 
 ``--live`` marks the game live (``rules.live``): its pushes are JSON events, nothing rendered.
 It splits the CPU time by stage (each stage's own time, nested stages taken out) on about half the
-moves, drawn at random, and reports the CPU of the others (the clock costs about 5 % of a move), and prints the
-bytes each opponent's socket is sent per move: on the wire (compressed as daphne compresses a message
-marked for it) and uncompressed. ``--profile`` prints cProfile's top functions.
+moves, drawn at random, and reports the CPU of the others: the clock costs about 5 % of a move. It
+prints the bytes each opponent's socket is sent per move: on the wire (compressed as daphne
+compresses a message marked for it) and uncompressed. ``--profile`` prints cProfile's top functions.
 
     .venv/bin/python bench/move_cost.py [--game heist|bridge_race] [--seats 4] [--transport socket|post]
-                                        [--live] [--moves 600] [--db sqlite|pg] [--profile]
+                                        [--live] [--moves 600] [--db sqlite|pg] [--profile] [--no-stages]
 """
 
 from __future__ import annotations
