@@ -118,3 +118,28 @@ def test_resigned_seat_takes_defaults_at_once_r79(make_user: Any) -> None:
     match.refresh_from_db()
     assert MatchEvent.objects.filter(match=match, type="choice_timed_out").count() == 1
     assert match.status == Match.Status.ACTIVE
+
+
+@pytest.mark.parametrize("live", [False, True])
+def test_a_refused_automatic_move_is_an_error_but_in_a_live_game_r31(
+    make_user: Any, monkeypatch: Any, caplog: Any, live: bool
+) -> None:
+    """A refused automatic move writes nothing and stops the advance. In a turn-based game it is a
+    fault, logged as an error; in a live game a bot's planned move can be overtaken by a timed event
+    (an alarm's pause, R-31) and is planned again later: logged for information only."""
+    import logging
+
+    from games.store import rules_for
+
+    match, _ = started_match(make_user)
+    monkeypatch.setattr(rules_for(match), "live", live, raising=False)
+    moves = iter([(0, {"type": "no such move"})])
+    monkeypatch.setattr(services, "next_automatic_move", lambda m, now=None: next(moves, None))
+    version = match.version
+    with caplog.at_level(logging.INFO, logger="games.services"):
+        assert services.do_advance(match.pk) == 0
+    refused = [r for r in caplog.records if r.getMessage().startswith("automatic move")]
+    assert len(refused) == 1
+    assert refused[0].levelno == (logging.INFO if live else logging.ERROR)
+    match.refresh_from_db()
+    assert match.version == version
