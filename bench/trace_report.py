@@ -25,6 +25,12 @@ SEGMENTS = [
     ("frame read -> the mover's answer sent", "received", "answered"),
     ("frame read -> the last opponent's update sent", "received", "sent"),
 ]
+# The guarded statement's stage split where its marks are (a move the guard sent to the ORM path has none).
+PARTS = [
+    ("  of which: decided on the cache, statement sent", "writing", "statement"),
+    ("  of which: the pushes rendered while it runs", "statement", "ahead"),
+    ("  of which: then waiting for its answer", "ahead", "written"),
+]
 
 
 def moves(directory: Path) -> list[dict[str, float]]:
@@ -38,7 +44,7 @@ def moves(directory: Path) -> list[dict[str, float]]:
         for line in path.read_text(encoding="ascii").splitlines():
             at, stage, match, ref, seat = line.split()
             ms = int(at) / 1e6
-            if stage in ("received", "writing"):
+            if stage in ("received", "writing", "statement", "ahead"):
                 by_key.setdefault((match, ref), {})[stage] = ms
                 if stage == "received":
                     mover[(match, ref)] = seat
@@ -65,9 +71,10 @@ def moves(directory: Path) -> list[dict[str, float]]:
 def report(directory: Path) -> None:
     found = moves(directory)
     rows = []
-    for name, start, end in SEGMENTS:
-        spans = [stages[end] - stages[start] for stages in found]
-        rows.append([name, len(spans), *(pct(spans, p) for p in (50, 90, 99))])
+    for name, start, end in SEGMENTS[:2] + PARTS + SEGMENTS[2:]:
+        spans = [stages[end] - stages[start] for stages in found if start in stages and end in stages]
+        if spans:
+            rows.append([name, len(spans), *(pct(spans, p) for p in (50, 90, 99))])
     print(table(["where a socket move's time went (ms, server clock)", "n", "p50", "p90", "p99"], rows))
 
 

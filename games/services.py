@@ -433,6 +433,7 @@ def _submit_guarded(
         user=user_id,
         with_seats=not getattr(rules, "live", False),  # a live game's pushes render nothing
     )
+    latency_trace.mark("statement", match.pk, idempotency_key)
     foreseen, ahead = None, None
     try:
         seats = pending.foreseen_seats() if not connection.in_atomic_block else None
@@ -447,6 +448,7 @@ def _submit_guarded(
                 foreseen, new_state, events=by_seq, state_before=state, actor=actor, seats=seats
             )
     finally:
+        latency_trace.mark("ahead", match.pk, idempotency_key)
         written = pending.finish()
     if written is None:
         return None
