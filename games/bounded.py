@@ -8,7 +8,7 @@ tests. Each of them holds one of these.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from threading import Lock
 from typing import Generic, TypeVar
 
@@ -45,6 +45,14 @@ class BoundedCache(Generic[K, V]):
                 self._entries.move_to_end(key)
             except KeyError:
                 pass
+        return value
+
+    def get_or_build(self, key: K, build: Callable[[], V]) -> V:
+        """The value kept under ``key``, else ``build()``, kept."""
+        value = self.get(key)
+        if value is None:
+            value = build()
+            self.put(key, value)
         return value
 
     def put(self, key: K, value: V) -> None:

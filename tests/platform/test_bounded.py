@@ -19,6 +19,21 @@ def test_the_least_recently_stored_or_read_entry_is_dropped_first() -> None:
     assert len(cache) == 3
 
 
+def test_get_or_build_builds_only_what_is_not_kept_and_keeps_it() -> None:
+    cache: BoundedCache[str, list[int]] = BoundedCache(2)
+    built: list[str] = []
+
+    def build(key: str) -> list[int]:
+        built.append(key)
+        return [len(built)]
+
+    first = cache.get_or_build("a", lambda: build("a"))
+    assert cache.get_or_build("a", lambda: build("a")) is first and built == ["a"]
+    cache.get_or_build("b", lambda: build("b"))
+    cache.get_or_build("c", lambda: build("c"))  # drops "a", the least recently used
+    assert cache.get_or_build("a", lambda: build("a")) == [4] and built == ["a", "b", "c", "a"]
+
+
 def test_put_many_stores_in_order_under_one_lock_and_keeps_the_bound() -> None:
     cache: BoundedCache[str, int] = BoundedCache(3)
     cache.put("old", 0)

@@ -7,6 +7,7 @@ once per match state and language, and each seat's is that one with its own car 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
@@ -175,12 +176,7 @@ def bridge_model(
     if state_key is None:
         public = _model(view, names, None)
     else:
-        key = _state_words_key(state_key, names)
-        found = _public_models.get(key)
-        if found is None:
-            found = _model(view, names, state_key)
-            _public_models.put(key, found)
-        public = found
+        public = _public_models.get_or_build(_state_words_key(state_key, names), lambda: _model(view, names, state_key))
     if not isinstance(seat, int):
         return public
     seen = _seen_by(public, view, seat)
@@ -303,19 +299,13 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
     by_seat = {p["seat"]: p for p in players_info}
     turn_seat = turn["seat"] if turn else None
 
-    layers_key = _layers_key(board, wall_row, by_seat, names)
-    layers = _layers.get(layers_key)
-    if layers is None:
-        layers = _objects_and_piles(board, wall_row, by_seat, names)
-        _layers.put(layers_key, layers)
-    objects, piles, svg_objects, svg_piles = layers
+    objects, piles, svg_objects, svg_piles = _layers.get_or_build(
+        _layers_key(board, wall_row, by_seat, names), lambda: _objects_and_piles(board, wall_row, by_seat, names)
+    )
 
-    cars_key = _cars_key(players_info, names, active, turn_seat)
-    car_layer = _car_layers.get(cars_key)
-    if car_layer is None:
-        car_layer = _cars(players_info, names, active, turn_seat)
-        _car_layers.put(cars_key, car_layer)
-    cars, off_cars, svg_cars = car_layer
+    cars, off_cars, svg_cars = _car_layers.get_or_build(
+        _cars_key(players_info, names, active, turn_seat), lambda: _cars(players_info, names, active, turn_seat)
+    )
 
     focus = _focus(by_seat, turn_seat, active, None)
 
@@ -336,11 +326,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
             closed_border,
         )
         key = (language, fragment_memo.digest((p, situation)))
-        entry = _dashboards.get(key)
-        if entry is None:
-            entry = _dashboard(p, *situation)
-            _dashboards.put(key, entry)
-        players.append(entry)
+        players.append(_dashboards.get_or_build(key, partial(_dashboard, p, *situation)))
 
     # turn order strip
     turn_idx = order.index(turn_seat) if turn_seat in order else -1
@@ -374,11 +360,9 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
             )
 
     # shop, adventure row, piles
-    shop_key = (current_language(), fragment_memo.digest(view.get("shop")))
-    shop = _shops.get(shop_key)
-    if shop is None:
-        shop = shop_slots(view, set(), None)
-        _shops.put(shop_key, shop)
+    shop = _shops.get_or_build(
+        (current_language(), fragment_memo.digest(view.get("shop"))), lambda: shop_slots(view, set(), None)
+    )
     face_up_tiles = [
         {
             "id": t["id"],
