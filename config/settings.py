@@ -106,7 +106,7 @@ elif env.bool("DB_POOL", default=True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=1),
-        # HTTP_CONCURRENCY requests, the socket writer threads that keep theirs (games.writers: 3),
+        # HTTP_CONCURRENCY requests, the SOCKET_WRITER_THREADS that keep theirs (games.writers),
         # and the sockets' own database thread.
         "max_size": env.int("DB_POOL_MAX", default=12),
         "timeout": env.int("DB_POOL_TIMEOUT", default=20),
@@ -130,6 +130,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # HTTP requests one server process works on at once (each holds a thread and a database
 # connection); keep it at most DB_POOL_MAX - 4 (see the pool). The rest wait their turn in the event loop.
 HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
+# Threads of a server process that write the moves sent over its sockets, each with a kept database
+# connection (games.writers): 1 gives a lightly loaded machine's moves their opponents sooner, 3 a
+# saturated machine more moves a second (docs/performance.md, section 36).
+SOCKET_WRITER_THREADS = env.int("SOCKET_WRITER_THREADS", default=3)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
