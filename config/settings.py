@@ -128,7 +128,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"]["options"] = "-c plan_cache_mode=force_generic_plan"
 
 # HTTP requests one server process works on at once (each holds a thread and a database
-# connection); keep it at most DB_POOL_MAX - 4 (see the pool). The rest wait their turn in the event loop.
+# connection); keep it at most DB_POOL_MAX - SOCKET_WRITER_THREADS - 1 (see the pool). The rest wait
+# their turn in the event loop.
 HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
 # Threads of a server process that write the moves sent over its sockets, each with a kept database
 # connection (games.writers): 1 gives a lightly loaded machine's moves their opponents sooner, 3 a

@@ -9,9 +9,10 @@ sockets, and one waits on the database while another renders (docs/performance.m
 How many there are is a deployment's choice between a light load's latency and a full machine's
 throughput (``SOCKET_WRITER_THREADS``, default 3): each thread working on a move competes with the
 event loop for the interpreter's lock, and a loop that waits for the lock once per turn waits up to
-the switch interval (5 ms) each time. One thread wrote a paced heist move to its last opponent
-10–15 % sooner at the median and a quarter sooner at p99; a saturated machine did a fifth fewer
-moves a second with it (docs/performance.md, section 36).
+the switch interval (5 ms) each time. With one thread, a paced heist move reached its last
+opponent sooner at the median than with three in each of seven pairs of runs (5–16 % where the
+machine did not stall), and sooner at p99 in six; a saturated machine did a fifth fewer moves a
+second (docs/performance.md, section 36).
 A connection is dropped as soon as an error leaves it unusable, and the next move opens a new one.
 
 A live game's inputs came here first (issue 13); turn-based moves followed (issue 8). Two moves
@@ -43,14 +44,16 @@ R = TypeVar("R")
 # leaves room for them. A live match's inputs are written one at a time (the sequencer); these serve
 # several matches.
 _executor: ThreadPoolExecutor | None = None
+_size = 0  # its threads
 _lock = threading.Lock()
 
 
 def _threads() -> ThreadPoolExecutor:
-    global _executor
+    global _executor, _size
     with _lock:
         if _executor is None:
-            _executor = ThreadPoolExecutor(settings.SOCKET_WRITER_THREADS, thread_name_prefix="hideout-write")
+            _size = settings.SOCKET_WRITER_THREADS
+            _executor = ThreadPoolExecutor(_size, thread_name_prefix="hideout-write")
         return _executor
 
 
@@ -112,10 +115,9 @@ def shutdown() -> None:
     database is flushed or dropped; a process that exits closes them anyway)."""
     global _executor
     with _lock:
-        executor, _executor = _executor, None
+        executor, _executor, threads = _executor, None, _size
     if executor is None:
         return
-    threads = executor._max_workers
     everyone = threading.Barrier(threads, timeout=5)  # one close on each thread, not two on one
 
     def close() -> None:
