@@ -6,12 +6,11 @@ import asyncio
 import threading
 from collections.abc import Callable
 
-import pytest
 from django.test import override_settings
 
 from games import writers
 
-pytestmark = pytest.mark.asyncio
+from .helpers import run_on_its_own_loop
 
 WAIT = 5  # s: far longer than any of these calls takes
 
@@ -45,18 +44,24 @@ async def how_many_started(entered: threading.Semaphore) -> int:
 
 
 @override_settings(SOCKET_WRITER_THREADS=1)
-async def test_with_one_writer_thread_the_moves_are_written_one_after_another_in_order() -> None:
-    moves, entered, gate, done = await moves_under_way(3)
-    assert await how_many_started(entered) == 1
-    gate.set()
-    await asyncio.wait_for(asyncio.gather(*moves), WAIT)
-    assert done == [0, 1, 2]
+def test_with_one_writer_thread_the_moves_are_written_one_after_another_in_order() -> None:
+    async def three_moves() -> None:
+        moves, entered, gate, done = await moves_under_way(3)
+        assert await how_many_started(entered) == 1
+        gate.set()
+        await asyncio.wait_for(asyncio.gather(*moves), WAIT)
+        assert done == [0, 1, 2]
+
+    run_on_its_own_loop(three_moves)
 
 
-async def test_by_default_three_moves_are_written_at_once_and_a_fourth_waits() -> None:
-    moves, entered, gate, done = await moves_under_way(4)
-    assert await how_many_started(entered) == 3
-    assert done == []
-    gate.set()
-    await asyncio.wait_for(asyncio.gather(*moves), WAIT)
-    assert sorted(done) == [0, 1, 2, 3]
+def test_by_default_three_moves_are_written_at_once_and_a_fourth_waits() -> None:
+    async def four_moves() -> None:
+        moves, entered, gate, done = await moves_under_way(4)
+        assert await how_many_started(entered) == 3
+        assert done == []
+        gate.set()
+        await asyncio.wait_for(asyncio.gather(*moves), WAIT)
+        assert sorted(done) == [0, 1, 2, 3]
+
+    run_on_its_own_loop(four_moves)
