@@ -12,14 +12,19 @@ through the same services as the HTTP forms; the sender gets an ``answer`` namin
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
 from django.db import InterfaceError, OperationalError
 from django.db.models import F
 from django.utils import timezone, translation
@@ -32,6 +37,7 @@ from .bounded import BoundedCache
 from .models import Match, Presence, Seat
 from .presenter import viewer_for
 from .pushes import players_group, seat_group, watch_group
+from .socket_turns import serve_in_turn
 from .speaking import speaking
 from .store import rules_for
 
@@ -63,6 +69,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self.board_waiters = []
         self.answering = set()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """As Channels' own, with my messages handled in fewer loop turns (games.socket_turns)."""
+        self.scope = scope
+        layer = get_channel_layer(self.channel_layer_alias)
+        if layer is None:
+            raise ImproperlyConfigured("a match socket needs a channel layer (CHANNEL_LAYERS)")
+        self.channel_layer = layer
+        self.channel_name = await layer.new_channel()
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await serve_in_turn([receive, functools.partial(layer.receive, self.channel_name)], self.dispatch)
 
     async def connect(self) -> None:
         # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
