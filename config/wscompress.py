@@ -36,6 +36,7 @@ from autobahn.websocket.compress import (
     PerMessageDeflateOfferAccept,
 )
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+from twisted.internet import tcp
 
 WINDOW_BITS = 12  # a 4 KB window
 MEM_LEVEL = 6
@@ -138,6 +139,25 @@ class SelectiveDeflateProtocol(WebSocketProtocol):
             super().handle_reply(message)
         finally:
             self._deflate_next = False
+        self._write_now()
+
+    def _write_now(self) -> None:
+        """Hand the frames just buffered to the kernel now, not at the reactor's next turn.
+
+        Twisted buffers a write until the event loop's next poll finds the socket writable. That
+        turn gives up the interpreter's lock, and beside a writer thread rendering a move, getting
+        it back can take a switch interval (docs/performance.md, sections 36 and 37). A connection
+        that is closing is left to the reactor, which finishes the close once its buffer is out;
+        so is a failed write, which the reactor's own attempt at its next turn reports.
+        """
+        transport = self.transport
+        if (
+            isinstance(transport, tcp.Connection)
+            and transport.connected
+            and transport._tempDataLen
+            and not transport.disconnecting
+        ):
+            transport.doWrite()
 
     def sendMessage(
         self,

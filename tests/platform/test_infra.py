@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -182,3 +182,56 @@ def test_daphne_compresses_only_the_messages_marked_as_holding_no_secret(
         message[DEFLATE] = marked
     proto.handle_reply(message)
     assert sent == [(b"<p>board</p>", not compressed)]
+
+
+class _QuietReactor:
+    """What a connection asks of its reactor when it starts or stops waiting to write."""
+
+    def addWriter(self, _: object) -> None:
+        pass
+
+    def removeWriter(self, _: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("closing", [False, True])
+def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
+    monkeypatch: pytest.MonkeyPatch, closing: bool
+) -> None:
+    """Each turn of the loop can wait a switch interval beside a rendering writer thread (performance
+    §37). A connection that is closing is left to the reactor, which ends it once its buffer is out."""
+    import socket
+
+    from autobahn.websocket import protocol as autobahn_protocol
+    from twisted.internet import tcp
+
+    from config.wscompress import SelectiveDeflateProtocol
+
+    monkeypatch.setattr(
+        autobahn_protocol.WebSocketProtocol,
+        "sendMessage",
+        lambda self, payload, isBinary=False, fragmentSize=None, sync=False, doNotCompress=False: self.transport.write(
+            payload
+        ),
+    )
+    ours, theirs = socket.socketpair()
+    theirs.setblocking(False)
+    proto = SelectiveDeflateProtocol()
+    proto.state = proto.STATE_OPEN
+    proto.client_addr = ["127.0.0.1", 50000]
+    connection = tcp.Connection(ours, proto, reactor=cast(Any, _QuietReactor()))
+    connection.connected = True
+    connection.disconnecting = closing
+    proto.transport = connection
+    try:
+        proto.handle_reply({"type": "websocket.send", "text": "<p>board</p>"})
+        if closing:
+            with pytest.raises(BlockingIOError):
+                theirs.recv(100)
+            assert connection._tempDataLen == len(b"<p>board</p>"), "left in the buffer for the reactor"
+        else:
+            assert theirs.recv(100) == b"<p>board</p>"
+            assert connection._tempDataLen == 0 and not connection.dataBuffer
+    finally:
+        ours.close()
+        theirs.close()
