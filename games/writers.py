@@ -8,11 +8,8 @@ These threads keep their connections from one move to the next instead, as a gam
 sockets, and one waits on the database while another renders (docs/performance.md, section 17).
 How many there are is a deployment's choice between a light load's latency and a full machine's
 throughput (``SOCKET_WRITER_THREADS``, default 3): each thread working on a move competes with the
-event loop for the interpreter's lock, and a loop that waits for the lock once per turn waits up to
-the switch interval (5 ms) each time. With one thread, a paced heist move reached its last
-opponent sooner at the median than with three in each of seven pairs of runs (5–16 % where the
-machine did not stall), and sooner at p99 in six; a saturated machine did a fifth fewer moves a
-second (docs/performance.md, section 36).
+event loop for the interpreter's lock, and the loop can wait up to the switch interval (5 ms) for
+it at each turn (docs/performance.md, sections 36 and 37, measure both sides).
 A connection is dropped as soon as an error leaves it unusable, and the next move opens a new one.
 
 A live game's inputs came here first (issue 13); turn-based moves followed (issue 8). Two moves
