@@ -13,6 +13,13 @@ from games.socket_turns import serve_in_turn
 from .helpers import run_on_its_own_loop
 
 
+async def cancel(serving: asyncio.Future[None]) -> None:
+    """Stop serving, as daphne cancels a consumer whose client has gone."""
+    serving.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await serving
+
+
 def test_a_queued_message_is_handled_at_the_next_turn_of_the_loop() -> None:
     """Channels' ``await_many_dispatch`` takes three turns (the receiving task, the wait, the
     consumer); each turn can cost a switch interval beside a rendering writer thread."""
@@ -33,9 +40,7 @@ def test_a_queued_message_is_handled_at_the_next_turn_of_the_loop() -> None:
         client.put_nowait("frame")
         await asyncio.sleep(0)
         assert handled == ["push", "frame"]
-        serving.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await serving
+        await cancel(serving)
 
     run_on_its_own_loop(scenario)
 
@@ -73,9 +78,7 @@ def test_messages_are_handled_one_at_a_time_in_the_order_they_came() -> None:
             "start push 2",
             "end push 2",
         ]
-        serving.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await serving
+        await cancel(serving)
 
     run_on_its_own_loop(scenario)
 
