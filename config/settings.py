@@ -162,6 +162,8 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDI
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Processes that share a broker but not a database (the worker tests, a second site) keep apart by it.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": timedelta(seconds=2)},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": timedelta(seconds=60)},

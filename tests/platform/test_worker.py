@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +44,36 @@ def database_url() -> str:
     return f"postgres://{user}@{host}:{port}/{settings['NAME']}"
 
 
+def worker_env(queue: str) -> dict[str, str]:
+    """The environment of this test's worker and of what queues tasks for it.
+
+    The broker is shared (Redis database 0 unless ``REDIS_URL`` says otherwise), the database is
+    this test's own: a queue of its own keeps another run's worker from taking this test's tasks to
+    its database, and this worker from taking a task left over by an earlier run whose match id
+    happens to exist here too.
+    """
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_url(),
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+    }
+
+
 @pytest.fixture
-def start_worker(tmp_path: Path) -> Any:
+def private_queue() -> Any:
+    import redis
+
+    name = f"hideout-test-{uuid.uuid4().hex}"
+    yield name
+    client = redis.Redis.from_url(redis_url(), socket_connect_timeout=1)
+    with contextlib.suppress(redis.RedisError):  # no Redis: the test was skipped
+        client.delete(name)  # whatever the worker did not take
+    client.close()
+
+
+@pytest.fixture
+def start_worker(tmp_path: Path, private_queue: str) -> Any:
     url = redis_url()
     if not redis_is_up(url):
         if os.environ.get("CI") == "true":
@@ -52,7 +82,7 @@ def start_worker(tmp_path: Path) -> Any:
     processes: list[subprocess.Popen[bytes]] = []
 
     def start() -> None:
-        env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": url}
+        env = worker_env(private_queue)
         log = open(tmp_path / "worker.log", "wb")  # noqa: SIM115
         processes.append(
             subprocess.Popen(
@@ -107,7 +137,9 @@ def test_worker_started_after_the_deadline_still_applies_the_time_out(make_user:
     assert match.version == MatchEvent.objects.filter(match=match).count()
 
 
-def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(make_user: Any, start_worker: Any) -> None:
+def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(
+    make_user: Any, start_worker: Any, private_queue: str
+) -> None:
     """Issue 3 §2: police fire, crane and shop refresh run as SYSTEM steps on a real worker."""
     from games import services
     from games.models import Match, Seat
@@ -118,7 +150,7 @@ def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(make_use
     services.do_add_bot(match.pk, host)
     Seat.objects.filter(match=match, user=host).update(user=None, is_bot=True)
     start_worker()
-    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url()}
+    env = worker_env(private_queue)
     subprocess.run(
         [
             sys.executable,
