@@ -78,8 +78,10 @@ def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
     if isinstance(layer, SharedDecodeChannelLayer):
         # This process's sockets (usually the match's, behind a proxy that routes by match) first,
-        # on their own loop, then the other processes' through Redis (games.channel_layer).
-        layer.deliver_here(messages)
+        # on their own loop, then the other processes' through Redis, from that loop too
+        # (games.channel_layer). A process with no sockets publishes from the background loop.
+        if layer.hand_over(messages):
+            return
         send = layer.group_send_elsewhere
     else:
         send = layer.group_send

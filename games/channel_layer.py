@@ -10,9 +10,9 @@ bytes object the layer fanned out is decoded once and its members share the resu
 A move is written and rendered on a writer thread of the daphne that holds the mover's socket,
 and a match's other sockets are usually in the same process. Through Redis, its push went from
 the writer to the publishing thread, to Redis and back, to the process's event loop: about 5 ms
-at the median in a paced run (docs/performance.md section 21). :meth:`deliver_here` hands the
-messages to this process's member channels on their own loop instead, and
-:meth:`group_send_elsewhere` publishes them for the other processes with this process's mark,
+at the median in a paced run (docs/performance.md section 21). :meth:`hand_over` hands the
+messages to this process's member channels on their own loop instead, and that loop then
+publishes them for the other processes (:meth:`group_send_elsewhere`) with this process's mark,
 by which its own subscriber knows them as already delivered and passes them over.
 
 Sharing is safe because no handler changes the message it is given: the consumers read it,
@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Iterable
 from threading import Lock
 from typing import Any
 
@@ -59,7 +58,7 @@ class _Shard(RedisSingleShardConnection):
         if message is not None:
             data = message.get("data")
             if isinstance(data, bytes) and data.startswith(self.channel_layer.channel_layer.mark):
-                return  # this process delivered it already (deliver_here)
+                return  # this process delivered it already (hand_over)
         super()._receive_message(message)
 
 
@@ -68,14 +67,25 @@ class _LoopLayer(RedisPubSubLoopLayer):
         super().__init__(hosts, *args, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
 
-    def deliver(self, messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
-        """Queue each message for this loop's member channels of its group (on this loop)."""
+    def deliver(self, messages: list[tuple[str, dict[str, Any]]], publish: bool = False) -> None:
+        """Queue each message for this loop's member channels of its group (on this loop); with
+        ``publish``, then send them to the other processes from this loop too."""
         for group, message in messages:
             decoded = _Decoded(message)
             for channel in self.groups.get(self._get_group_channel_name(group), ()):
                 queue = self.channels.get(channel)
                 if queue is not None:
                     queue.put_nowait(decoded)
+        if publish:
+            asyncio.ensure_future(self._publish_elsewhere(messages)).add_done_callback(_report)
+
+    async def _publish_elsewhere(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        await asyncio.gather(*(self.channel_layer.group_send_elsewhere(group, message) for group, message in messages))
+
+
+def _report(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("channel layer: publishing to the other processes failed: %r", task.exception())
 
 
 class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
@@ -95,22 +105,29 @@ class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
             _wrap_close(self, loop)
         return layer
 
-    def deliver_here(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
-        """From any thread: hand each ``(group, message)`` to this process's member channels.
+    def hand_over(self, messages: list[tuple[str, dict[str, Any]]]) -> bool:
+        """From a thread that is none of the consumers' loops (a writer thread): hand ``messages``
+        to this process's member channels, then have that loop publish them for the other processes.
 
-        The messages must then go to the other processes with :meth:`group_send_elsewhere`, not
-        ``group_send``, or this process's sockets get them twice.
+        The loop delivers here first and publishes after, in one wake-up: a separate publishing
+        thread would wake at the same moment and take the interpreter's lock from the loop while it
+        sends the move to its sockets. False when no loop here has member channels (a Celery
+        worker): the caller then publishes with :meth:`group_send_elsewhere` itself.
         """
+        publisher_found = False
         for loop, layer in list(self._layers.items()):
             if not layer.groups:
                 continue  # a loop that only publishes (games.broadcaster's)
             try:
-                loop.call_soon_threadsafe(layer.deliver, messages)
+                loop.call_soon_threadsafe(layer.deliver, messages, not publisher_found)
             except RuntimeError:  # its loop is closed: the process is stopping
                 log.warning("channel layer: a closed loop missed a local delivery")
+                continue
+            publisher_found = True
+        return publisher_found
 
     async def group_send_elsewhere(self, group: str, message: dict[str, Any]) -> None:
-        """``group_send`` for the other processes' members: this one's had it from deliver_here."""
+        """``group_send`` for the other processes' members: this one's had it from hand_over."""
         layer = self._get_layer()
         group_channel = layer._get_group_channel_name(group)
         await layer._get_shard(group_channel).publish(group_channel, self.mark + self.serialize(message))

@@ -101,9 +101,9 @@ async def _delivered_here_and_elsewhere() -> None:
                 await layer.group_add(group, channel)
         await asyncio.sleep(0.2)
         message = {"type": "seats.update", "seats": [{"seat": 1, "html": "<p>news</p>"}]}
-        # As games.broadcaster does from a writer thread: this process's sockets, then the others'.
-        await asyncio.to_thread(here.deliver_here, [(group, message)])
-        await here.group_send_elsewhere(group, message)
+        # As games.broadcaster does from a writer thread: this process's loop delivers to its
+        # sockets, then publishes for the others'.
+        assert await asyncio.to_thread(here.hand_over, [(group, message)])
         heard_here = [await asyncio.wait_for(here.receive(channel), timeout=5) for channel in mine]
         heard_there = [await asyncio.wait_for(elsewhere.receive(channel), timeout=5) for channel in theirs]
         assert all(heard is message for heard in heard_here)  # handed over, not encoded and decoded
@@ -116,6 +116,59 @@ async def _delivered_here_and_elsewhere() -> None:
         # Any other message through Redis is heard here as before.
         await elsewhere.group_send(group, {"type": "match.changed", "revision": 2})
         assert (await asyncio.wait_for(here.receive(mine[0]), timeout=5))["revision"] == 2
+    finally:
+        await here.flush()
+        await elsewhere.flush()
+
+
+def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_thread_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The loop that delivers a move to this process's sockets publishes it for the others too, so
+    no publishing thread wakes beside it; a process with no sockets (a Celery worker) publishes
+    from its background loop as before."""
+    if not redis_is_up(SERVER):
+        if os.environ.get("CI") == "true":
+            pytest.fail("Redis is not reachable at 127.0.0.1:6379")
+        pytest.skip("channel layer Redis test skipped: no Redis at 127.0.0.1:6379")
+    from games import broadcaster
+
+    background_used: list[bool] = []
+    real_background = broadcaster._background_loop
+
+    def background() -> asyncio.AbstractEventLoop:
+        background_used.append(True)
+        return real_background()
+
+    monkeypatch.setattr(broadcaster, "_background_loop", background)
+    run_on_its_own_loop(lambda: _published_by_the_sockets_loop(monkeypatch, background_used))
+
+
+async def _published_by_the_sockets_loop(monkeypatch: pytest.MonkeyPatch, background_used: list[bool]) -> None:
+    from games import broadcaster
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-hand-over")
+    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-hand-over")
+    group = "match_2_players"
+    try:
+        # No member channel here yet: nothing to hand over, the caller publishes.
+        assert not await asyncio.to_thread(here.hand_over, [(group, {"type": "match.changed"})])
+        mine, theirs = await here.new_channel(), await elsewhere.new_channel()
+        await here.group_add(group, mine)
+        await elsewhere.group_add(group, theirs)
+        await asyncio.sleep(0.2)
+        monkeypatch.setattr(broadcaster, "get_channel_layer", lambda: here)
+        message = {"type": "seats.update", "revision": 3}
+        await asyncio.to_thread(broadcaster.send_many, [(group, message)])
+        assert (await asyncio.wait_for(here.receive(mine), timeout=5)) is message
+        assert (await asyncio.wait_for(elsewhere.receive(theirs), timeout=5)) == message
+        assert background_used == []
+        # Without a member channel in this process the background loop publishes it.
+        await here.group_discard(group, mine)
+        await asyncio.to_thread(broadcaster.send_many, [(group, {"type": "seats.update", "revision": 4})])
+        assert (await asyncio.wait_for(elsewhere.receive(theirs), timeout=5))["revision"] == 4
+        assert background_used == [True]
     finally:
         await here.flush()
         await elsewhere.flush()
