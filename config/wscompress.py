@@ -129,7 +129,8 @@ class FastDeflate(PerMessageDeflate):
 
 
 class SelectiveDeflateProtocol(WebSocketProtocol):
-    """daphne's WebSocket protocol, compressing only the messages marked ``DEFLATE``."""
+    """daphne's WebSocket protocol, compressing only the messages marked ``DEFLATE``, and sending
+    a frame to an idle socket at once (:meth:`sendData`)."""
 
     _deflate_next = False
 
@@ -139,25 +140,36 @@ class SelectiveDeflateProtocol(WebSocketProtocol):
             super().handle_reply(message)
         finally:
             self._deflate_next = False
-        self._write_now()
 
-    def _write_now(self) -> None:
-        """Hand the frames just buffered to the kernel now, not at the reactor's next turn.
+    def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:
+        """autobahn's, with a frame for an idle socket sent to the kernel at once.
 
-        Twisted buffers a write until the event loop's next poll finds the socket writable. That
-        turn gives up the interpreter's lock, and beside a writer thread rendering a move, getting
-        it back can take a switch interval (docs/performance.md, sections 36 and 37). A connection
-        that is closing is left to the reactor, which finishes the close once its buffer is out;
-        so is a failed write, which the reactor's own attempt at its next turn reports.
+        Twisted buffers a write, registers the socket with the event loop's poller, writes it when
+        the loop next finds the socket writable, and unregisters it: three system calls and a turn
+        of the loop, each giving up the interpreter's lock. Beside a writer thread rendering a move,
+        getting the lock back can take a switch interval (docs/performance.md, sections 36-38). A
+        socket with nothing buffered takes the frame with one send instead; what the kernel does not
+        take is buffered as before, and so is every frame behind it, so frames keep their order.
+        A connection that is closing, or broken, is left to the reactor, which reports and ends it.
+        autobahn's own debug line is skipped too: its arguments were formatted on every frame with
+        debug logging off.
         """
         transport = self.transport
-        if (
-            isinstance(transport, tcp.Connection)
-            and transport.connected
-            and transport._tempDataLen
-            and not transport.disconnecting
-        ):
-            transport.doWrite()
+        if chopsize or sync or self.send_queue or not _idle(transport):
+            super().sendData(data, sync, chopsize)
+            return
+        try:
+            sent = transport.socket.send(data)
+        except OSError:  # the socket is full, or broken: the reactor's own write tells which
+            sent = 0
+        if sent < len(data):
+            transport.write(data[sent:])
+        if self.state == WebSocketProtocol.STATE_OPEN:
+            self.trafficStats.outgoingOctetsWireLevel += len(data)
+        elif self.state in (WebSocketProtocol.STATE_CONNECTING, WebSocketProtocol.STATE_PROXY_CONNECTING):
+            self.trafficStats.preopenOutgoingOctetsWireLevel += len(data)
+        if self.logOctets:
+            self.logTxOctets(data, False)
 
     def sendMessage(
         self,
@@ -168,6 +180,19 @@ class SelectiveDeflateProtocol(WebSocketProtocol):
         doNotCompress: bool = False,
     ) -> None:
         super().sendMessage(payload, isBinary, fragmentSize, sync, doNotCompress or not self._deflate_next)
+
+
+def _idle(transport: object) -> bool:
+    """Whether ``transport`` is an open plain TCP connection with nothing waiting to be written."""
+    return bool(
+        isinstance(transport, tcp.Connection)
+        and transport.connected
+        and not transport.disconnecting
+        and not transport._writeDisconnected
+        and not transport.TLS
+        and not transport._tempDataLen
+        and transport.offset == len(transport.dataBuffer)
+    )
 
 
 class CompressingWebSocketFactory(WebSocketFactory):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import deque
 from typing import Any, cast
 
 import pytest
@@ -184,22 +185,31 @@ def test_daphne_compresses_only_the_messages_marked_as_holding_no_secret(
     assert sent == [(b"<p>board</p>", not compressed)]
 
 
-class _QuietReactor:
-    """What a connection asks of its reactor when it starts or stops waiting to write."""
+class _Reactor:
+    """What a connection asks of its reactor when it starts or stops waiting to write, written down."""
 
-    def addWriter(self, _: object) -> None:
-        pass
+    def __init__(self) -> None:
+        self.writers: list[object] = []
 
-    def removeWriter(self, _: object) -> None:
-        pass
+    def addWriter(self, writer: object) -> None:
+        self.writers.append(writer)
+
+    def removeWriter(self, writer: object) -> None:
+        if writer in self.writers:
+            self.writers.remove(writer)
+
+
+def _frame(text: bytes) -> bytes:
+    return bytes([0x81, len(text)]) + text  # a short unmasked text frame, as a server sends it
 
 
 @pytest.mark.parametrize("closing", [False, True])
 def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
     monkeypatch: pytest.MonkeyPatch, closing: bool
 ) -> None:
-    """Each turn of the loop can wait a switch interval beside a rendering writer thread (performance
-    §37). A connection that is closing is left to the reactor, which ends it once its buffer is out."""
+    """Each system call and turn of the loop can wait a switch interval beside a rendering writer
+    thread (performance §37, §38): a frame for an idle socket is sent at once, without the poller.
+    A connection that is closing is left to the reactor, which ends it once its buffer is out."""
     import socket
 
     from autobahn.websocket import protocol as autobahn_protocol
@@ -210,16 +220,21 @@ def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
     monkeypatch.setattr(
         autobahn_protocol.WebSocketProtocol,
         "sendMessage",
-        lambda self, payload, isBinary=False, fragmentSize=None, sync=False, doNotCompress=False: self.transport.write(
-            payload
+        lambda self, payload, isBinary=False, fragmentSize=None, sync=False, doNotCompress=False: self.sendData(
+            _frame(payload)
         ),
     )
     ours, theirs = socket.socketpair()
     theirs.setblocking(False)
+    ours.setblocking(False)
     proto = SelectiveDeflateProtocol()
     proto.state = proto.STATE_OPEN
+    proto.send_queue = deque()
+    proto.trafficStats = autobahn_protocol.TrafficStats()
+    proto.logOctets = False
     proto.client_addr = ["127.0.0.1", 50000]
-    connection = tcp.Connection(ours, proto, reactor=cast(Any, _QuietReactor()))
+    reactor = _Reactor()
+    connection = tcp.Connection(ours, proto, reactor=cast(Any, reactor))
     connection.connected = True
     connection.disconnecting = closing
     proto.transport = connection
@@ -228,10 +243,55 @@ def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
         if closing:
             with pytest.raises(BlockingIOError):
                 theirs.recv(100)
-            assert connection._tempDataLen == len(b"<p>board</p>"), "left in the buffer for the reactor"
+            assert connection._tempDataLen == len(_frame(b"<p>board</p>")), "left in the buffer for the reactor"
+            assert reactor.writers == [connection]
         else:
-            assert theirs.recv(100) == b"<p>board</p>"
+            assert theirs.recv(100) == _frame(b"<p>board</p>")
             assert connection._tempDataLen == 0 and not connection.dataBuffer
+            assert reactor.writers == [], "the poller was never asked"
+            assert proto.trafficStats.outgoingOctetsWireLevel == len(_frame(b"<p>board</p>"))
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_what_a_full_socket_does_not_take_waits_for_the_reactor_and_later_frames_queue_behind_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    from autobahn.websocket import protocol as autobahn_protocol
+    from twisted.internet import tcp
+
+    from config.wscompress import SelectiveDeflateProtocol
+
+    ours, theirs = socket.socketpair()
+    ours.setblocking(False)
+    theirs.setblocking(False)
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    proto = SelectiveDeflateProtocol()
+    proto.state = proto.STATE_OPEN
+    proto.send_queue = deque()
+    proto.trafficStats = autobahn_protocol.TrafficStats()
+    proto.logOctets = False
+    reactor = _Reactor()
+    connection = tcp.Connection(ours, proto, reactor=cast(Any, reactor))
+    connection.connected = True
+    proto.transport = connection
+    big, small = b"a" * 1_000_000, b"after"
+    try:
+        proto.sendData(big)
+        assert 0 < connection._tempDataLen < len(big), "the kernel took part, the rest is buffered"
+        assert reactor.writers == [connection]
+        proto.sendData(small)  # the socket is not idle: this one waits behind the rest
+        assert connection._tempDataLen < len(big) + len(small)
+        received = bytearray()
+        while len(received) < len(big) + len(small):
+            try:
+                received += theirs.recv(1 << 20)
+            except BlockingIOError:
+                connection.doWrite()  # as the reactor does when the socket is writable again
+        assert bytes(received) == big + small
     finally:
         ours.close()
         theirs.close()
