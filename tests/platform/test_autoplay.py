@@ -14,10 +14,11 @@ from games import autoplay, services, tasks
 from games.models import Match, MatchEvent
 
 from . import test_worker
-from .test_worker import ROOT, database_url, redis_url
+from .test_worker import ROOT, redis_url, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 start_worker = test_worker.start_worker
+private_queue = test_worker.private_queue
 
 
 def bots_moved(match: Match) -> int:
@@ -93,7 +94,9 @@ def test_item7_no_sweep_for_a_match_that_waits_on_people(make_user: Any) -> None
 
 
 @pytest.mark.worker
-def test_item7_fault_killed_worker_bot_moves_within_one_sweep_of_restart(make_user: Any, start_worker: Any) -> None:
+def test_item7_fault_killed_worker_bot_moves_within_one_sweep_of_restart(
+    make_user: Any, start_worker: Any, private_queue: str
+) -> None:
     from .test_worker import redis_is_up
 
     if not redis_is_up(redis_url()):
@@ -112,12 +115,7 @@ def test_item7_fault_killed_worker_bot_moves_within_one_sweep_of_restart(make_us
         "tasks.advance_match.delay = lambda match_id, version: autoplay.mark_queued(match_id)\n"
         f"services.do_start_match({match.pk}, None)\n"
     )
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_url(),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
+    env = {**worker_env(private_queue), "DJANGO_SETTINGS_MODULE": "config.settings"}
     subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True, timeout=60)
     time.sleep(3)
     assert bots_moved(match) == 0
