@@ -35,6 +35,8 @@ from channels_redis.pubsub import (  # type: ignore[import-untyped]
 )
 from channels_redis.utils import _wrap_close, decode_hosts  # type: ignore[import-untyped]
 
+from . import writers
+
 log = logging.getLogger(__name__)
 
 # Messages decoded recently, by the identity of their bytes; each entry holds the bytes too, so
@@ -111,15 +113,17 @@ class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
 
         The loop delivers here first and publishes after, in one wake-up: a separate publishing
         thread would wake at the same moment and take the interpreter's lock from the loop while it
-        sends the move to its sockets. False when no loop here has member channels (a Celery
-        worker): the caller then publishes with :meth:`group_send_elsewhere` itself.
+        sends the move to its sockets. From a writer thread the hand-over goes with the write's
+        result, when the write ends (:func:`games.writers.call_on_loop`). False when no loop here
+        has member channels (a Celery worker): the caller then publishes with
+        :meth:`group_send_elsewhere` itself.
         """
         publisher_found = False
         for loop, layer in list(self._layers.items()):
             if not layer.groups:
                 continue  # a loop that only publishes (games.broadcaster's)
             try:
-                loop.call_soon_threadsafe(layer.deliver, messages, not publisher_found)
+                writers.call_on_loop(loop, layer.deliver, messages, not publisher_found)
             except RuntimeError:  # its loop is closed: the process is stopping
                 log.warning("channel layer: a closed loop missed a local delivery")
                 continue

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -33,6 +34,8 @@ from typing import Any, ParamSpec, TypeVar
 from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import connection
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -86,25 +89,79 @@ async def write(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     the context's variables copied back into the caller's afterwards (about 30 µs of a move's
     CPU). The write activates the language it speaks in (``games.speaking``), so it reads nothing
     of the caller's ``Local`` values, which asgiref does not show to another thread's plain copy.
+
+    What the write hands to the caller's loop on its way (:func:`call_on_loop`: a move's pushes to
+    this process's sockets) goes with its result, in one wake-up of the loop at its end: the pushes
+    first, then the result.
     """
     loop = asyncio.get_running_loop()
-    call = functools.partial(_on_thread, loop, contextvars.copy_context(), func, args, kwargs)
-    result: R = await loop.run_in_executor(_threads(), call)
-    return result
+    done: asyncio.Future[R] = loop.create_future()
+    call = functools.partial(_on_thread, loop, done, contextvars.copy_context(), func, args, kwargs)
+    _threads().submit(call)
+    return await done
+
+
+LoopCall = tuple[Callable[..., object], tuple[Any, ...]]
+
+
+class _Handing(threading.local):
+    loop: asyncio.AbstractEventLoop | None = None
+    calls: list[LoopCall] | None = None
+
+
+_handing = _Handing()
+
+
+def call_on_loop(loop: asyncio.AbstractEventLoop, callback: Callable[..., object], *args: Any) -> None:
+    """``loop.call_soon_threadsafe(callback, *args)``; on a writer thread working for ``loop``, the
+    call waits for the write to end and goes with its result (:func:`write`)."""
+    calls = _handing.calls
+    if calls is not None and _handing.loop is loop:
+        calls.append((callback, args))
+    else:
+        loop.call_soon_threadsafe(callback, *args)
 
 
 def _on_thread(
     loop: asyncio.AbstractEventLoop,
+    done: asyncio.Future[R],
     context: contextvars.Context,
     func: Callable[..., R],
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
-) -> R:
+) -> None:
     # What sync_to_async tells its thread, so that async_to_sync in it (the in-memory channel
     # layer's sends, games.broadcaster) runs on the caller's loop, where that layer's queues live.
     SyncToAsync.threadlocal.main_event_loop = loop
     SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
-    return context.run(on_writer(func), *args, **kwargs)
+    calls: list[LoopCall] = []
+    _handing.loop, _handing.calls = loop, calls
+    try:
+        result = context.run(on_writer(func), *args, **kwargs)
+    except BaseException as error:
+        outcome: tuple[bool, Any] = (False, error)
+    else:
+        outcome = (True, result)
+    finally:
+        _handing.loop, _handing.calls = None, None
+    with contextlib.suppress(RuntimeError):  # the loop is closed: the process is stopping, nobody waits
+        loop.call_soon_threadsafe(_settle, calls, done, outcome)
+
+
+def _settle(calls: list[LoopCall], done: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
+    """On the caller's loop: what the write handed over, then its result (unless the caller gave up)."""
+    for callback, args in calls:
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("writers: a call handed to the loop failed")
+    if done.cancelled():
+        return
+    succeeded, value = outcome
+    if succeeded:
+        done.set_result(value)
+    else:
+        done.set_exception(value)
 
 
 def shutdown() -> None:

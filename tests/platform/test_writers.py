@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 
+import pytest
 from django.test import override_settings
 
 from games import writers
@@ -65,3 +67,79 @@ def test_by_default_three_moves_are_written_at_once_and_a_fourth_waits() -> None
         assert sorted(done) == [0, 1, 2, 3]
 
     run_on_its_own_loop(four_moves)
+
+
+class Refused(Exception):
+    pass
+
+
+def test_what_a_write_hands_to_the_loop_goes_with_its_result_in_order_even_when_it_fails() -> None:
+    """A move's pushes to this process's sockets (games.channel_layer.hand_over) reach the loop with
+    the write's result, in one wake-up: first the pushes, then the mover's answer."""
+
+    async def handed_over() -> None:
+        loop = asyncio.get_running_loop()
+        seen: list[str] = []
+        handed = threading.Event()
+
+        def write_then_go_on(fail: bool) -> str:
+            writers.call_on_loop(loop, seen.append, "pushes")
+            handed.set()
+            time.sleep(0.2)  # the rest of the write: the pushes wait for it
+            if fail:
+                raise Refused
+            return "answer"
+
+        writing = asyncio.ensure_future(writers.write(write_then_go_on, False))
+        assert await asyncio.to_thread(handed.wait, WAIT)
+        await asyncio.sleep(0.05)
+        assert seen == [], "handed over before the write ended"
+        seen.append(await asyncio.wait_for(writing, WAIT))
+        assert seen == ["pushes", "answer"]
+
+        seen.clear()
+        with pytest.raises(Refused):
+            await asyncio.wait_for(writers.write(write_then_go_on, True), WAIT)
+        assert seen == ["pushes"]
+
+    run_on_its_own_loop(handed_over)
+
+
+def test_a_write_whose_caller_gave_up_still_hands_its_pushes_over() -> None:
+    """The mover's socket closed while its move was written: the move is in the log, and its
+    opponents' pushes still go out."""
+
+    async def gave_up() -> None:
+        loop = asyncio.get_running_loop()
+        seen: list[str] = []
+        started, finish = threading.Event(), threading.Event()
+
+        def write() -> None:
+            started.set()
+            assert finish.wait(WAIT)
+            writers.call_on_loop(loop, seen.append, "pushes")
+
+        writing = asyncio.ensure_future(writers.write(write))
+        assert await asyncio.to_thread(started.wait, WAIT)
+        writing.cancel()
+        finish.set()
+        deadline = time.monotonic() + WAIT
+        while not seen and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert seen == ["pushes"]
+        assert writing.cancelled()
+
+    run_on_its_own_loop(gave_up)
+
+
+def test_a_call_from_a_thread_that_is_not_writing_reaches_the_loop_at_once() -> None:
+    async def at_once() -> None:
+        loop = asyncio.get_running_loop()
+        seen: list[str] = []
+        await asyncio.to_thread(writers.call_on_loop, loop, seen.append, "live event")
+        deadline = time.monotonic() + WAIT
+        while not seen and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert seen == ["live event"]
+
+    run_on_its_own_loop(at_once)
