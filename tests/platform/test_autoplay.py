@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from games import autoplay, services, tasks
 from games.models import Match, MatchEvent
 
 from . import test_worker
-from .test_worker import ROOT, redis_url, worker_env
+from .test_worker import ROOT, redis_url, require_redis, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 start_worker = test_worker.start_worker
@@ -97,12 +96,7 @@ def test_item7_no_sweep_for_a_match_that_waits_on_people(make_user: Any) -> None
 def test_item7_fault_killed_worker_bot_moves_within_one_sweep_of_restart(
     make_user: Any, start_worker: Any, private_queue: str
 ) -> None:
-    from .test_worker import redis_is_up
-
-    if not redis_is_up(redis_url()):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is not reachable at {redis_url()}")
-        pytest.skip(f"item 7 fault test skipped: no Redis at {redis_url()}")
+    require_redis(redis_url(), "item 7 fault test")
     host = make_user()
     match = services.do_create_match(host, "heist", 4, {}, 3600)
     for _ in range(3):

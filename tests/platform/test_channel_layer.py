@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .helpers import run_on_its_own_loop
-from .test_worker import redis_is_up
+from .test_worker import require_redis
 
 SERVER = "redis://127.0.0.1:6379/7"
 
@@ -30,10 +30,7 @@ def test_the_layer_in_settings_is_the_one_that_decodes_once() -> None:
 
 
 def test_a_group_message_is_decoded_once_for_every_member_channel_of_the_process() -> None:
-    if not redis_is_up(SERVER):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Redis is not reachable at 127.0.0.1:6379")
-        pytest.skip("channel layer Redis test skipped: no Redis at 127.0.0.1:6379")
+    require_redis(SERVER, "channel layer Redis test")
     run_on_its_own_loop(_decoded_once)
 
 
@@ -71,10 +68,7 @@ async def _decoded_once() -> None:
 
 
 def test_a_moves_messages_reach_the_writers_own_sockets_once_without_redis_and_the_others_through_it() -> None:
-    if not redis_is_up(SERVER):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Redis is not reachable at 127.0.0.1:6379")
-        pytest.skip("channel layer Redis test skipped: no Redis at 127.0.0.1:6379")
+    require_redis(SERVER, "channel layer Redis test")
     run_on_its_own_loop(_delivered_here_and_elsewhere)
 
 
@@ -127,10 +121,7 @@ def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_threa
     """The loop that delivers a move to this process's sockets publishes it for the others too, so
     no publishing thread wakes beside it; a process with no sockets (a Celery worker) publishes
     from its background loop as before."""
-    if not redis_is_up(SERVER):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Redis is not reachable at 127.0.0.1:6379")
-        pytest.skip("channel layer Redis test skipped: no Redis at 127.0.0.1:6379")
+    require_redis(SERVER, "channel layer Redis test")
     from games import broadcaster
 
     background_used: list[bool] = []

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .helpers import run_on_its_own_loop
-from .test_worker import redis_is_up
+from .test_worker import require_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = "redis://127.0.0.1:6379"
@@ -43,10 +43,7 @@ def test_item12_channel_layer_prefix_comes_from_settings() -> None:
 
 
 def test_item12_two_deployments_on_one_redis_do_not_hear_each_other() -> None:
-    if not redis_is_up(f"{SERVER}/5"):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Redis is not reachable at 127.0.0.1:6379")
-        pytest.skip("item 12 Redis test skipped: no Redis at 127.0.0.1:6379")
+    require_redis(f"{SERVER}/5", "item 12 Redis test")
     run_on_its_own_loop(_two_deployments)
 
 

@@ -199,6 +199,29 @@ class _Reactor:
             self.writers.remove(writer)
 
 
+def _protocol_on(ours: Any, *, closing: bool = False) -> tuple[Any, Any, _Reactor]:
+    """daphne's WebSocket protocol, open, on one end of a real socket pair: (protocol, its Twisted
+    connection, the reactor it asks to wait for writing)."""
+    from autobahn.websocket import protocol as autobahn_protocol
+    from twisted.internet import tcp
+
+    from config.wscompress import SelectiveDeflateProtocol
+
+    ours.setblocking(False)
+    proto = SelectiveDeflateProtocol()
+    proto.state = proto.STATE_OPEN
+    proto.send_queue = deque()
+    proto.trafficStats = autobahn_protocol.TrafficStats()
+    proto.logOctets = False
+    proto.client_addr = ["127.0.0.1", 50000]
+    reactor = _Reactor()
+    connection = tcp.Connection(ours, proto, reactor=cast(Any, reactor))
+    connection.connected = True
+    connection.disconnecting = closing
+    proto.transport = connection
+    return proto, connection, reactor
+
+
 def _frame(text: bytes) -> bytes:
     return bytes([0x81, len(text)]) + text  # a short unmasked text frame, as a server sends it
 
@@ -213,9 +236,6 @@ def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
     import socket
 
     from autobahn.websocket import protocol as autobahn_protocol
-    from twisted.internet import tcp
-
-    from config.wscompress import SelectiveDeflateProtocol
 
     monkeypatch.setattr(
         autobahn_protocol.WebSocketProtocol,
@@ -226,18 +246,7 @@ def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
     )
     ours, theirs = socket.socketpair()
     theirs.setblocking(False)
-    ours.setblocking(False)
-    proto = SelectiveDeflateProtocol()
-    proto.state = proto.STATE_OPEN
-    proto.send_queue = deque()
-    proto.trafficStats = autobahn_protocol.TrafficStats()
-    proto.logOctets = False
-    proto.client_addr = ["127.0.0.1", 50000]
-    reactor = _Reactor()
-    connection = tcp.Connection(ours, proto, reactor=cast(Any, reactor))
-    connection.connected = True
-    connection.disconnecting = closing
-    proto.transport = connection
+    proto, connection, reactor = _protocol_on(ours, closing=closing)
     try:
         proto.handle_reply({"type": "websocket.send", "text": "<p>board</p>"})
         if closing:
@@ -255,29 +264,13 @@ def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
         theirs.close()
 
 
-def test_what_a_full_socket_does_not_take_waits_for_the_reactor_and_later_frames_queue_behind_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_what_a_full_socket_does_not_take_waits_for_the_reactor_and_later_frames_queue_behind_it() -> None:
     import socket
 
-    from autobahn.websocket import protocol as autobahn_protocol
-    from twisted.internet import tcp
-
-    from config.wscompress import SelectiveDeflateProtocol
-
     ours, theirs = socket.socketpair()
-    ours.setblocking(False)
     theirs.setblocking(False)
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-    proto = SelectiveDeflateProtocol()
-    proto.state = proto.STATE_OPEN
-    proto.send_queue = deque()
-    proto.trafficStats = autobahn_protocol.TrafficStats()
-    proto.logOctets = False
-    reactor = _Reactor()
-    connection = tcp.Connection(ours, proto, reactor=cast(Any, reactor))
-    connection.connected = True
-    proto.transport = connection
+    proto, connection, reactor = _protocol_on(ours)
     big, small = b"a" * 1_000_000, b"after"
     try:
         proto.sendData(big)

@@ -36,6 +36,15 @@ def redis_is_up(url: str) -> bool:
         return False
 
 
+def require_redis(url: str, what: str) -> None:
+    """Fail in CI, and elsewhere skip saying so in one line, when no Redis answers at ``url``."""
+    if redis_is_up(url):
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"Redis is not reachable at {url}")
+    pytest.skip(f"{what} skipped: no Redis at {url}")
+
+
 def database_url() -> str:
     settings = connection.settings_dict
     if settings["ENGINE"].endswith("sqlite3"):
@@ -74,11 +83,7 @@ def private_queue() -> Any:
 
 @pytest.fixture
 def start_worker(tmp_path: Path, private_queue: str) -> Any:
-    url = redis_url()
-    if not redis_is_up(url):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is not reachable at {url}")
-        pytest.skip(f"worker tests skipped: no Redis at {url}")
+    require_redis(redis_url(), "worker tests")
     processes: list[subprocess.Popen[bytes]] = []
 
     def start() -> None:
