@@ -153,6 +153,7 @@ def play(
     other move: with an even number of tables that would be the same tables' moves), are clocked
     by stage and the others' CPU is reported: a move is never both clocked and measured."""
     out: dict[str, list[float]] = {"cpu": [], "wall": [], "bytes": [], "text": []}
+    kinds: dict[str, list[float]] = {}
     done = 0
     draw = random.Random("stage clock")
     while done < moves:
@@ -195,11 +196,13 @@ def play(
                 out["wall"].append(t1 - t0)
                 out["bytes"].append(sum(sum(s.wire) for s in opponents) / len(opponents))
                 out["text"].append(sum(sum(s.text) for s in opponents) / len(opponents))
+                kinds.setdefault(str(action.get("type", "?")), []).append(c1 - c0)
                 done += 1
             for socket in table_.sockets.values():
                 socket.sent.clear()
                 socket.wire.clear()
                 socket.text.clear()
+    out.update({f"kind:{kind}": cpus for kind, cpus in kinds.items()})
     return out
 
 
@@ -420,6 +423,13 @@ def main() -> None:
         print(
             table(["per accepted move", "n", "p50", "p95", "mean"], rows, title=f"move cost: {what}; {db.describe()}")
         )
+        kinds = sorted(
+            ((name[5:], v) for name, v in out.items() if name.startswith("kind:")), key=lambda kind: -sum(kind[1])
+        )
+        by_kind = [
+            [kind, len(v), pct(v, 50) * 1000, pct(v, 95) * 1000, sum(v) / sum(out["cpu"]) * 100] for kind, v in kinds
+        ]
+        print(table(["action", "n", "CPU p50 (ms)", "p95", "% of all CPU"], by_kind, title="server CPU by action"))
         mean_cpu = sum(out["cpu"]) / len(out["cpu"])
         print(f"  one core at this cost: {1 / mean_cpu:.0f} moves/s")
         if clock is not None:
