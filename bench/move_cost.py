@@ -16,8 +16,9 @@ The process's garbage collector is tuned as a daphne's is (``games.gc_tuning``, 
 ``--live`` marks the game live (``rules.live``): its pushes are JSON events, nothing rendered.
 It splits the CPU time by stage (each stage's own time, nested stages taken out) on about half the
 moves, drawn at random, and reports the CPU of the others: the clock costs about 5 % of a move. It
-prints the bytes each opponent's socket is sent per move: on the wire (compressed as daphne
-compresses a message marked for it) and uncompressed. ``--profile`` prints cProfile's top functions.
+prints the CPU by action type (which moves are dear), and the bytes each opponent's socket is sent
+per move: on the wire (compressed as daphne compresses a message marked for it) and uncompressed.
+``--profile`` prints cProfile's top functions.
 
     .venv/bin/python bench/move_cost.py [--game heist|bridge_race] [--seats 4] [--transport socket|post]
                                         [--live] [--moves 600] [--db sqlite|pg] [--profile] [--no-stages]
@@ -148,12 +149,13 @@ def play(
     transport: str,
     loop: asyncio.AbstractEventLoop,
     clock: StageClock | None = None,
+    by_action: dict[str, list[float]] | None = None,
 ) -> dict[str, list[float]]:
     """Play ``moves`` accepted moves. With a ``clock``, about half of them, drawn at random (not every
     other move: with an even number of tables that would be the same tables' moves), are clocked
-    by stage and the others' CPU is reported: a move is never both clocked and measured."""
+    by stage and the others' CPU is reported: a move is never both clocked and measured. ``by_action``
+    collects each measured move's CPU under its action's type."""
     out: dict[str, list[float]] = {"cpu": [], "wall": [], "bytes": [], "text": []}
-    kinds: dict[str, list[float]] = {}
     done = 0
     draw = random.Random("stage clock")
     while done < moves:
@@ -196,13 +198,13 @@ def play(
                 out["wall"].append(t1 - t0)
                 out["bytes"].append(sum(sum(s.wire) for s in opponents) / len(opponents))
                 out["text"].append(sum(sum(s.text) for s in opponents) / len(opponents))
-                kinds.setdefault(str(action.get("type", "?")), []).append(c1 - c0)
+                if by_action is not None:
+                    by_action.setdefault(str(action.get("type", "?")), []).append(c1 - c0)
                 done += 1
             for socket in table_.sockets.values():
                 socket.sent.clear()
                 socket.wire.clear()
                 socket.text.clear()
-    out.update({f"kind:{kind}": cpus for kind, cpus in kinds.items()})
     return out
 
 
@@ -407,7 +409,8 @@ def main() -> None:
             stats.sort_stats("cumulative").print_stats(120)
             stats.sort_stats("tottime").print_stats(25)
             return
-        out = play(tables, args.moves, rng, messages, args.transport, loop, clock)
+        by_action: dict[str, list[float]] = {}
+        out = play(tables, args.moves, rng, messages, args.transport, loop, clock, by_action)
         loop.close()
         live = ", live JSON events" if args.live else ""
         what = f"{args.game}, {seats} seats with sockets, moves by {args.transport}{live}"
@@ -423,13 +426,11 @@ def main() -> None:
         print(
             table(["per accepted move", "n", "p50", "p95", "mean"], rows, title=f"move cost: {what}; {db.describe()}")
         )
-        kinds = sorted(
-            ((name[5:], v) for name, v in out.items() if name.startswith("kind:")), key=lambda kind: -sum(kind[1])
-        )
-        by_kind = [
-            [kind, len(v), pct(v, 50) * 1000, pct(v, 95) * 1000, sum(v) / sum(out["cpu"]) * 100] for kind, v in kinds
+        actions = sorted(by_action.items(), key=lambda item: -sum(item[1]))
+        rows = [
+            [name, len(v), pct(v, 50) * 1000, pct(v, 95) * 1000, sum(v) / sum(out["cpu"]) * 100] for name, v in actions
         ]
-        print(table(["action", "n", "CPU p50 (ms)", "p95", "% of all CPU"], by_kind, title="server CPU by action"))
+        print(table(["action", "n", "CPU p50 (ms)", "p95", "% of all CPU"], rows, title="server CPU by action"))
         mean_cpu = sum(out["cpu"]) / len(out["cpu"])
         print(f"  one core at this cost: {1 / mean_cpu:.0f} moves/s")
         if clock is not None:
