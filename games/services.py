@@ -402,12 +402,15 @@ def _submit_guarded(
         # A blind action (a secret choice, an offer) does not depend on the board its sender saw: it
         # is decided on the cached state like any other, and the guard refuses it if that is not current.
         blind = action.get("type") in getattr(rules, "blind_actions", ())
-        if expected_version is not None and expected_version != match.version and not blind:
-            if expected_version < match.version:
-                # Versions only grow and this cache holds a committed one: the sender's board is
-                # out of date whatever the database holds now, so no lock is needed to say so.
-                raise _stale(match)
-            return None  # the sender saw a version this process has not cached yet
+        if expected_version is not None and expected_version > match.version:
+            # The sender saw a version this process has not cached yet (another process wrote it:
+            # a timed step the worker wrote). Decided here, even a blind action would only be
+            # refused by the guard, after its statement and its pushes: catch up first.
+            return None
+        if expected_version is not None and expected_version < match.version and not blind:
+            # Versions only grow and this cache holds a committed one: the sender's board is
+            # out of date whatever the database holds now, so no lock is needed to say so.
+            raise _stale(match)
         if seat != SYSTEM and not _judges_itself(rules) and seat not in rules.actors(state):
             return None
         now = now if now is not None else clock.now()

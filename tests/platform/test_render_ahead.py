@@ -144,3 +144,26 @@ def test_a_write_the_guard_refuses_keeps_nothing_its_render_ahead_stored(make_us
     assert store.cached_move_base(match.pk) is not None
     state = store.load_state(Match.objects.get(pk=match.pk))
     assert state == store.rebuild_from_log(Match.objects.get(pk=match.pk))
+
+
+def test_a_blind_move_from_a_newer_board_catches_up_before_it_is_decided(make_user: Any) -> None:
+    """A secret choice is decided on what the process holds, whatever board its sender saw; but a
+    sender who saw a version newer than the process's (another process wrote it: a timed step the
+    worker wrote) shows that what it holds is out of date. Decided on that, the move would only be
+    refused by the guard, after its statement was sent and its pushes rendered: the process catches
+    up first (the row, the events), then sends the one statement that is written."""
+    match, _ = started_match(make_user)
+    Seat.objects.filter(match=match).update(open_sockets=1)
+    choose(match.pk, 0)
+    choose(match.pk, 1)
+    before = store.cached_move_base(match.pk)
+    other = choose(match.pk, 2)  # "another process"
+    if before is not None:  # this process forgets it made that write
+        store.remember(match.pk, before[0].version, before[1])
+        store.remember_row(before[0])
+    with CaptureQueriesContext(connection) as queries:
+        result = choose(match.pk, 3, expected_version=other.version)
+    assert result.version == Match.objects.get(pk=match.pk).version > other.version
+    if guarded.enabled():
+        sent = [q["sql"].split()[0] for q in queries.captured_queries]
+        assert sent == ["SELECT", "SELECT", "WITH"], sent  # no statement sent on the old state
