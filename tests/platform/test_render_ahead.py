@@ -8,6 +8,7 @@ test_fragment_pushes checks that the pushes rendered ahead rebuild the boards a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,6 +27,21 @@ pytestmark = pytest.mark.django_db(transaction=True)  # autocommit, as a server 
 
 def choose(match_id: int, seat: int, **kwargs: Any) -> services.SubmitResult:
     return services.do_submit_action(match_id, seat, {"type": "choose", "roles": ["THUG"]}, **kwargs)
+
+
+def written_by_another_process(match_id: int, write: Callable[[], services.SubmitResult]) -> services.SubmitResult:
+    """``write()``, then this process forgets it made it: its cached row, state and foreseen seats are
+    as before, as if another process (a timed step the Celery worker wrote) had written."""
+    before = store.cached_move_base(match_id)
+    seats_before = guarded._seats_after.get(match_id)
+    assert before is not None or not guarded.enabled()
+    result = write()
+    if before is not None:
+        store.remember(match_id, before[0].version, before[1])
+        store.remember_row(before[0])
+    if seats_before is not None:
+        guarded._seats_after.put(match_id, seats_before)
+    return result
 
 
 class Recorder:
@@ -112,18 +128,11 @@ def test_a_write_the_guard_refuses_keeps_nothing_its_render_ahead_stored(make_us
     Seat.objects.filter(match=match).update(open_sockets=1)
     choose(match.pk, 0)
     choose(match.pk, 1)
-    before = store.cached_move_base(match.pk)
-    seats_before = guarded._seats_after.get(match.pk)
-    assert before is not None or not guarded.enabled()
-    other = choose(match.pk, 2)  # "another process"
+    other = written_by_another_process(match.pk, lambda: choose(match.pk, 2))
     assert other.revision is not None
     board_key = (match.pk, other.revision, by_seat[0].pk, "en", "board")
     others_board = pushes._rendered.get(board_key)
     assert others_board is not None
-    if before is not None and seats_before is not None:  # this process forgets it saw that move
-        store.remember(match.pk, before[0].version, before[1])
-        store.remember_row(before[0])
-        guarded._seats_after.put(match.pk, seats_before)
     real_render_ahead = pushes.render_ahead
     rendered: list[int] = []
 
@@ -156,11 +165,7 @@ def test_a_blind_move_from_a_newer_board_catches_up_before_it_is_decided(make_us
     Seat.objects.filter(match=match).update(open_sockets=1)
     choose(match.pk, 0)
     choose(match.pk, 1)
-    before = store.cached_move_base(match.pk)
-    other = choose(match.pk, 2)  # "another process"
-    if before is not None:  # this process forgets it made that write
-        store.remember(match.pk, before[0].version, before[1])
-        store.remember_row(before[0])
+    other = written_by_another_process(match.pk, lambda: choose(match.pk, 2))
     with CaptureQueriesContext(connection) as queries:
         result = choose(match.pk, 3, expected_version=other.version)
     assert result.version == Match.objects.get(pk=match.pk).version > other.version
