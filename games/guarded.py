@@ -30,6 +30,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from . import seat_rows
 from .bounded import BoundedCache
+from .engines.base import Event
 from .models import ActionReceipt, Match, MatchEvent, Seat
 from .store import quoted_columns
 
@@ -287,6 +288,71 @@ class Pending:
             seats=seats,
             foreseen=foreseen,
         )
+
+
+@dataclass(frozen=True)
+class CaughtUp:
+    """A running match as the database holds it (:func:`catch_up`)."""
+
+    match: Match  # its row; its snapshot read only if no version was given (else deferred)
+    events: dict[int, Event]  # by seq: the ones after the version given, else after the snapshot's
+
+
+def catch_up(match_id: int, after: int | None) -> CaughtUp | None:
+    """The running match's row, its events after version ``after`` and its seats, in one round trip.
+
+    For a process whose cached row and state are at ``after`` while another process wrote since
+    (another daphne, the Celery worker); with ``after`` None, for one that holds nothing of the match:
+    the row with its snapshot, and the events after the snapshot. The seats' rows are kept as the
+    match's last write left them, so the next move here foresees its seats and renders its pushes
+    ahead (:meth:`Pending.foreseen_seats`). ``None``: the match is not running.
+    """
+    cold = after is None
+    rows = _Sent(_catch_up_sql(cold), {"id": match_id, "after": after}).answer()
+    if not rows:
+        return None
+    db = connections[DEFAULT_DB_ALIAS]
+    table = _match_table(db.vendor, cold)
+    width = len(table.attnames)
+    match = table.build(rows[0][:width], db.alias, plain=False)
+    assert isinstance(match, Match)
+    listed = rows[0][width]
+    events = json.loads(listed) if isinstance(listed, str) else listed
+    seat_values = [row[width + 1 :] for row in rows]
+    _seats_after.put(match_id, (match.revision, seat_values))
+    return CaughtUp(match=match, events={event.pop("seq"): Event.from_json(event) for event in events})
+
+
+@cache
+def _match_table(vendor: str, with_snapshot: bool) -> seat_rows.Table:
+    return seat_rows.Table(Match, "m", leave_out=() if with_snapshot else ("snapshot",))
+
+
+@cache
+def _catch_up_sql(cold: bool) -> str:
+    event, seat = quoted_columns(MatchEvent), quoted_columns(Seat)
+    q = connection.ops.quote_name
+    # Cold, the events that store.load_state replays on the snapshot (or on the initial state).
+    after = (
+        "CASE WHEN m.snapshot IS NOT NULL AND m.snapshot_version <= m.version THEN m.snapshot_version ELSE 0 END"
+        if cold
+        else "%(after)s"
+    )
+    events = (
+        f"SELECT COALESCE(json_agg(json_build_object('seq', e.{event['seq']}, 'type', e.{event['type']},"
+        f" 'data', e.{event['data']}, 'secret', e.{event['secret']}, 'visible_to', e.{event['visible_to']})"
+        f" ORDER BY e.{event['seq']}), '[]') AS listed"
+        f" FROM {q(MatchEvent._meta.db_table)} e"
+        f" WHERE e.{event['match']} = m.id AND e.{event['seq']} > {after} AND e.{event['seq']} <= m.version"
+    )
+    # The events are listed once, beside the row (LATERAL), not once per seat row.
+    return (
+        f"SELECT {', '.join(_match_table(connection.vendor, cold).columns)}, ev.listed, {seat_rows.select_list()}"
+        f" FROM {q(Match._meta.db_table)} m CROSS JOIN LATERAL ({events}) ev"
+        f" LEFT JOIN {q(Seat._meta.db_table)} s ON s.{seat['match']} = m.id"
+        f"{seat_rows.player_joins()}"
+        f" WHERE m.id = %(id)s AND m.status = 'active' ORDER BY s.{seat['number']}"
+    )
 
 
 def _as_written(seat: Seat, key: str, at: datetime) -> None:

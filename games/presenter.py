@@ -19,7 +19,7 @@ from .engines.base import SYSTEM, Event
 from .models import ChatMessage, Match, MatchEvent, Seat
 from .speaking import current_language, ngettext
 from .speaking import gettext as _
-from .store import load_state, rules_for
+from .store import kept_events, load_state, rules_for
 
 LOG_LINES = 60
 CHAT_LINES = 80
@@ -121,7 +121,7 @@ def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) ->
         if cached < 0 or match.version - cached > LOG_LINES * 2:
             cached = max(0, match.version - LOG_LINES * 2)
         needed_from = min(needed_from, cached)
-    known = dict(events)
+    known = {**kept_events(match.pk), **events}  # kept: events another process wrote (store.keep_events)
     missing = [seq for seq in range(needed_from + 1, match.version + 1) if seq not in known]
     if missing:
         rows = MatchEvent.objects.filter(match=match, seq__gte=missing[0], seq__lte=match.version)

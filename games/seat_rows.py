@@ -27,12 +27,15 @@ from .store import quoted_columns
 Converter = Callable[[Any, Any, Any], Any]
 
 
-class _Table:
-    """One model's columns in the query: their attribute names and how each value is converted."""
+class Table:
+    """One model's columns in the query: their attribute names and how each value is converted.
 
-    def __init__(self, model: type[Model], alias: str) -> None:
+    ``leave_out``: fields not read (``build`` then leaves them deferred, and needs ``plain=False``).
+    """
+
+    def __init__(self, model: type[Model], alias: str, leave_out: tuple[str, ...] = ()) -> None:
         self.model = model
-        fields = [f for f in model._meta.concrete_fields if isinstance(f, Field)]
+        fields = [f for f in model._meta.concrete_fields if isinstance(f, Field) and f.name not in leave_out]
         self.attnames = [f.attname for f in fields]
         self.columns = [f"{alias}.{connection.ops.quote_name(_column(f))}" for f in fields]
         self.converters: list[tuple[Any, list[Converter]]] = []
@@ -79,9 +82,9 @@ def _column(field: Field[Any, Any]) -> str:
 
 
 @cache
-def _tables(vendor: str) -> tuple[_Table, _Table, _Table]:
+def _tables(vendor: str) -> tuple[Table, Table, Table]:
     """The seat, user and profile tables, for the database ``vendor`` (converters differ between them)."""
-    return _Table(Seat, "s"), _Table(get_user_model(), "u"), _Table(Profile, "p")
+    return Table(Seat, "s"), Table(get_user_model(), "u"), Table(Profile, "p")
 
 
 def select_list() -> str:

@@ -37,12 +37,15 @@ from .engines.registry import get_rules
 from .models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
 from .store import (
     cached_move_base,
+    cached_state,
+    keep_events,
     load_state,
     quoted_columns,
     remember,
     remember_row,
     rules_for,
     snapshot_due,
+    snapshot_state,
     to_datetime,
 )
 
@@ -291,17 +294,27 @@ def _receipt(match_id: int, seat: int, key: str) -> tuple[str, int] | None:
 
 
 def _refresh_cache(match_id: int) -> bool:
-    """Bring this process's cached row and state of a running match up to the database's version.
-
-    Two queries (the row, the events after the cached state) instead of the locking path; False
-    when there is nothing newer to decide on (the locking path then answers).
+    """Bring this process's cached row and state of a running match up to the database's version,
+    in one round trip (:func:`games.guarded.catch_up`: the row, the events after the cached state,
+    the seats). False when there is nothing newer to decide on (the locking path then answers).
     """
     base = cached_move_base(match_id)
-    match = Match.objects.defer("snapshot").filter(pk=match_id, status=Match.Status.ACTIVE).first()
-    if match is None or (base is not None and base[0].version == match.version):
+    held = cached_state(match_id)  # without the row too, when another thread is caching both
+    caught = guarded.catch_up(match_id, None if held is None else held[0])
+    if caught is None or (base is not None and base[0].version == caught.match.version):
         return False
-    load_state(match)
+    match = caught.match
+    if held is None:
+        version, state = snapshot_state(match)
+        del match.snapshot  # deferred again: the cached row goes without it, as a written one does
+    elif held[0] <= match.version:
+        version, state = held
+    else:
+        return False  # a state newer than the row read: another thread's write, not yet committed
+    events = [caught.events[seq] for seq in range(version + 1, match.version + 1)]
+    remember(match.pk, match.version, replay(rules_for(match), state, events))
     remember_row(match)
+    keep_events(match.pk, caught.events)  # the next move's log lines need them (presenter.prefetch_log)
     return True
 
 

@@ -42,6 +42,23 @@ def remember(match_id: int, version: int, state: Any) -> None:
 def forget_all() -> None:
     _cache.clear()
     _rows.clear()
+    _events_read.clear()
+
+
+# match id -> the events (by seq) this process last read to catch up with another process's write.
+# Only the match's next push here needs them (up to SNAPSHOT_EVERY events after a cold read): fewer
+# matches than the states' cache, so that at most some megabytes are held.
+_events_read: BoundedCache[int, dict[int, Event]] = BoundedCache(512)
+
+
+def keep_events(match_id: int, events: dict[int, Event]) -> None:
+    """Keep the events a catch-up read: the next push's log lines need them, and the log only grows."""
+    _events_read.put(match_id, events)
+
+
+def kept_events(match_id: int) -> dict[int, Event]:
+    """The events :func:`keep_events` kept for ``match_id`` (none if it dropped them)."""
+    return _events_read.get(match_id) or {}
 
 
 _rows: BoundedCache[int, Match] = BoundedCache(2048, revision_keyed=True)
@@ -72,6 +89,11 @@ def cached_move_base(match_id: int) -> tuple[Match, Any] | None:
     return copy.copy(row), hit[1]
 
 
+def cached_state(match_id: int) -> tuple[int, Any] | None:
+    """The (version, state) of ``match_id`` this process holds, if any."""
+    return _cache.get(match_id)
+
+
 def load_state(match: Match, *, use_cache: bool = True) -> Any:
     """The state of ``match`` at ``match.version``."""
     rules = rules_for(match)
@@ -89,6 +111,11 @@ def load_state(match: Match, *, use_cache: bool = True) -> Any:
     if use_cache:
         remember(match.pk, match.version, state)
     return state
+
+
+def snapshot_state(match: Match) -> tuple[int, Any]:
+    """The version and state that replaying ``match``'s log starts from: its snapshot's, else the initial one."""
+    return _from_snapshot(match, rules_for(match))
 
 
 def _from_snapshot(match: Match, rules: Rules[Any]) -> tuple[int, Any]:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import random
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from games import services
+from games.engines.base import SYSTEM
 from games.engines.registry import get_rules
 from games.models import Match
-from games.store import load_state
+from games.store import load_state, rules_for
 
 
 def started_match(
@@ -89,3 +92,25 @@ def collector_off() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def random_move(match_id: int, rng: random.Random) -> bool:
+    """One random legal move (or the server's own step); False when the game is over."""
+    match = Match.objects.get(pk=match_id)
+    if match.status != Match.Status.ACTIVE:
+        return False
+    rules = rules_for(match)
+    state = load_state(match)
+    actors = sorted(rules.actors(state))
+    if not actors:
+        return False
+    seat = SYSTEM if SYSTEM in actors else rng.choice(actors)
+    legal = rules.legal_actions(state, seat)
+    if not legal:
+        deadline = min(rules.deadlines(state), key=lambda d: d.due)
+        services.do_submit_action(match_id, SYSTEM, deadline.action, now=deadline.due)
+        return True
+    action = legal[0] if seat == SYSTEM else rng.choice(legal)
+    with contextlib.suppress(services.ServiceError):  # a random pick may be refused; nothing changed
+        services.do_submit_action(match_id, seat, action, expected_version=match.version)
+    return True

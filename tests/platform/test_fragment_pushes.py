@@ -8,7 +8,6 @@ result must equal a fresh full render of that viewer's board and log.
 
 from __future__ import annotations
 
-import contextlib
 import random
 from typing import Any
 
@@ -18,11 +17,9 @@ from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
 from games import guarded, pushes, services
-from games.engines.base import SYSTEM
 from games.models import Match
-from games.store import load_state, rules_for
 
-from .helpers import started_match
+from .helpers import random_move, started_match
 from .pagesim import Page, normal, spans
 from .test_consumers import as_user
 
@@ -73,28 +70,6 @@ def fresh(match_id: int, user: Any) -> tuple[str, str]:
 def _section(html: str, ident: str) -> str:
     start, end = spans(html)[ident]
     return normal(html[start:end])
-
-
-def random_move(match_id: int, rng: random.Random) -> bool:
-    """One random legal move (or the server's own step); False when the game is over."""
-    match = Match.objects.get(pk=match_id)
-    if match.status != Match.Status.ACTIVE:
-        return False
-    rules = rules_for(match)
-    state = load_state(match)
-    actors = sorted(rules.actors(state))
-    if not actors:
-        return False
-    seat = SYSTEM if SYSTEM in actors else rng.choice(actors)
-    legal = rules.legal_actions(state, seat)
-    if not legal:
-        deadline = min(rules.deadlines(state), key=lambda d: d.due)
-        services.do_submit_action(match_id, SYSTEM, deadline.action, now=deadline.due)
-        return True
-    action = legal[0] if seat == SYSTEM else rng.choice(legal)
-    with contextlib.suppress(services.ServiceError):  # a random pick may be refused; nothing changed
-        services.do_submit_action(match_id, seat, action, expected_version=match.version)
-    return True
 
 
 @pytest.mark.parametrize(

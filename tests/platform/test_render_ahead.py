@@ -8,6 +8,7 @@ test_fragment_pushes checks that the pushes rendered ahead rebuild the boards a 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -15,12 +16,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import guarded, pushes, services, speculation, store
+from games import guarded, presenter, pushes, services, speculation, store
 from games.bounded import BoundedCache
 from games.models import Match, Seat
-from games.presenter import forget_log_cache
+from games.presenter import forget_log_cache, log_lines
 
-from .helpers import started_match
+from .helpers import random_move, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # autocommit, as a server writes
 
@@ -30,12 +31,16 @@ def choose(match_id: int, seat: int, **kwargs: Any) -> services.SubmitResult:
 
 
 def written_by_another_process(match_id: int, write: Callable[[], services.SubmitResult]) -> services.SubmitResult:
-    """``write()``, then this process forgets it made it: its cached row, state and foreseen seats are
-    as before, as if another process (a timed step the Celery worker wrote) had written."""
+    """``write()``, then this process forgets it made it: its cached row, state, foreseen seats and
+    kept log lines are as before, as if another process (a timed step the Celery worker wrote) had
+    written."""
     before = store.cached_move_base(match_id)
     seats_before = guarded._seats_after.get(match_id)
+    log_before = list(presenter._log_cache._entries.items())
     assert before is not None or not guarded.enabled()
     result = write()
+    presenter._log_cache.clear()
+    presenter._log_cache.put_many(log_before)
     if before is not None:
         store.remember(match_id, before[0].version, before[1])
         store.remember_row(before[0])
@@ -145,9 +150,9 @@ def test_a_write_the_guard_refuses_keeps_nothing_its_render_ahead_stored(make_us
     monkeypatch.setattr(pushes, "render_ahead", render_ahead)
     result = choose(match.pk, 3)
     if guarded.enabled():
-        # Rendered ahead for the revision the other move took, refused; decided again on the fresh row,
-        # whose seats this process did not write (it forgot): rendered after the write.
-        assert rendered == [other.revision]
+        # Rendered ahead for the revision the other move took, refused; caught up (the row, the events
+        # and the seats in one round trip), decided again and rendered ahead for the next revision.
+        assert rendered == [other.revision, other.revision + 1]
     assert pushes._rendered.get(board_key) is others_board
     assert result.revision == other.revision + 1
     assert store.cached_move_base(match.pk) is not None
@@ -160,7 +165,7 @@ def test_a_blind_move_from_a_newer_board_catches_up_before_it_is_decided(make_us
     sender who saw a version newer than the process's (another process wrote it: a timed step the
     worker wrote) shows that what it holds is out of date. Decided on that, the move would only be
     refused by the guard, after its statement was sent and its pushes rendered: the process catches
-    up first (the row, the events), then sends the one statement that is written."""
+    up first (the row, the events and the seats, one query), then sends the one statement that is written."""
     match, _ = started_match(make_user)
     Seat.objects.filter(match=match).update(open_sockets=1)
     choose(match.pk, 0)
@@ -171,4 +176,84 @@ def test_a_blind_move_from_a_newer_board_catches_up_before_it_is_decided(make_us
     assert result.version == Match.objects.get(pk=match.pk).version > other.version
     if guarded.enabled():
         sent = [q["sql"].split()[0] for q in queries.captured_queries]
-        assert sent == ["SELECT", "SELECT", "WITH"], sent  # no statement sent on the old state
+        assert sent == ["SELECT", "WITH"], sent  # no statement sent on the old state
+
+
+def test_a_move_after_another_process_write_is_rendered_ahead_with_the_log_a_full_render_gives(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """Catching up with another process's write reads the seats and the events with the row, in one
+    query: the next move foresees its seats, and its log lines take the events read (kept by
+    ``store.keep_events``), so its pushes are rendered ahead of its write. What each seat is sent
+    is what a render from the database gives."""
+    match, by_seat = started_match(make_user)
+    Seat.objects.filter(match=match).update(open_sockets=1)
+    recorder = Recorder(monkeypatch)
+    choose(match.pk, 0)
+    choose(match.pk, 1)
+    other = written_by_another_process(match.pk, lambda: choose(match.pk, 2))
+    with CaptureQueriesContext(connection) as queries:
+        result = choose(match.pk, 3, expected_version=other.version)
+    if not guarded.enabled():
+        assert recorder.ahead[-1] is False  # SQLite: the ORM path renders after its write
+        return
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["SELECT", "WITH"]
+    assert recorder.ahead[-1] is True
+    pushed = {
+        part["seat"]: part for _group, m in recorder.sent[-1] if m["type"] == "seats.update" for part in m["seats"]
+    }
+    assert sorted(pushed) == [0, 1, 2, 3]
+    assert store.kept_events(match.pk).keys() == set(range(other.version - len(other.events) + 1, other.version + 1))
+    row = Match.objects.get(pk=match.pk)
+    assert row.version == result.version
+    kept = {number: log_lines(row, number) for number in by_seat}  # as the render ahead left them
+    forget_log_cache()
+    for number, user in by_seat.items():
+        part = pushed[number]
+        assert (part["version"], part["log_after"]) == (row.version, other.version)
+        assert kept[number] == log_lines(row, number), number  # read back from the database
+        pushes.forget_rendered()
+        full = pushes.render_seat(row, user, {"log"})
+        assert part["log_add"] and part["log_add"] in full.log_html, (number, part["log_add"])
+
+
+def test_a_process_that_holds_nothing_of_a_match_reads_it_in_one_query_and_renders_ahead(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """A process that never saw the match (a daphne's first move in it, or after a restart) reads
+    the row, the whole log since the start and the seats in one query: the state is the log's, and
+    the move's pushes, log lines included, are rendered ahead of its write."""
+    match, _ = started_match(make_user)
+    Seat.objects.filter(match=match).update(open_sockets=1)
+    choose(match.pk, 0)
+    choose(match.pk, 1)
+    store.forget_all()
+    forget_log_cache()
+    before = Match.objects.get(pk=match.pk).version
+    recorder = Recorder(monkeypatch)
+    with CaptureQueriesContext(connection) as queries:
+        choose(match.pk, 2)
+    row = Match.objects.get(pk=match.pk)
+    assert store.load_state(row) == store.rebuild_from_log(row)
+    if guarded.enabled():
+        assert [q["sql"].split()[0] for q in queries.captured_queries] == ["SELECT", "WITH"]
+        assert recorder.ahead[-1] is True
+        assert sorted(store.kept_events(match.pk)) == list(range(1, before + 1))
+
+
+def test_a_cold_catch_up_starts_from_the_snapshot(make_user: Any) -> None:
+    """Past a snapshot, a process that holds nothing of the match replays only the events after it,
+    read with the row: the state is still the whole log's."""
+    match, _ = started_match(make_user)
+    rng = random.Random(7)
+    while Match.objects.get(pk=match.pk).snapshot_version == 0 and random_move(match.pk, rng):
+        pass
+    row = Match.objects.get(pk=match.pk)
+    assert row.snapshot_version > 0, "the match ended before its first snapshot"
+    store.forget_all()
+    if guarded.enabled():
+        assert services._refresh_cache(match.pk) is True
+        assert sorted(store.kept_events(match.pk)) == list(range(row.snapshot_version + 1, row.version + 1))
+        cached = store.cached_move_base(match.pk)
+        assert cached is not None and cached[0].version == row.version
+        assert cached[1] == store.rebuild_from_log(row)
