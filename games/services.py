@@ -299,7 +299,7 @@ def _refresh_cache(match_id: int) -> bool:
     the seats). False when there is nothing newer to decide on (the locking path then answers).
     """
     base = cached_move_base(match_id)
-    held = cached_state(match_id)  # without the row too, when another thread is caching both
+    held = cached_state(match_id)  # may be cached alone: another thread caches a state, then its row
     caught = guarded.catch_up(match_id, None if held is None else held[0])
     if caught is None or (base is not None and base[0].version == caught.match.version):
         return False
