@@ -301,8 +301,8 @@ class CaughtUp:
 def catch_up(match_id: int, after: int | None) -> CaughtUp | None:
     """The running match's row, its events after version ``after`` and its seats, in one round trip.
 
-    For a process whose cached row and state are at ``after`` while another process wrote since
-    (another daphne, the Celery worker); with ``after`` None, for one that holds nothing of the match:
+    For a process whose cached state is at ``after`` while another process wrote since (another
+    daphne, the Celery worker); with ``after`` None, for one that holds nothing of the match:
     the row with its snapshot, and the events after the snapshot. The seats' rows are kept as the
     match's last write left them, so the next move here foresees its seats and renders its pushes
     ahead (:meth:`Pending.foreseen_seats`). ``None``: the match is not running.

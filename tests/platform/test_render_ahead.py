@@ -32,7 +32,7 @@ def choose(match_id: int, seat: int, **kwargs: Any) -> services.SubmitResult:
 
 def written_by_another_process(match_id: int, write: Callable[[], services.SubmitResult]) -> services.SubmitResult:
     """``write()``, then this process forgets it made it: its cached row, state, foreseen seats and
-    kept log lines are as before, as if another process (a timed step the Celery worker wrote) had
+    kept log lines are as before, as if another process (another daphne, the Celery worker) had
     written."""
     before = store.cached_move_base(match_id)
     seats_before = guarded._seats_after.get(match_id)
