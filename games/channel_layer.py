@@ -22,6 +22,7 @@ take their part and send what they build from it.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import uuid
 from threading import Lock
@@ -56,12 +57,117 @@ class _Decoded:
 
 
 class _Shard(RedisSingleShardConnection):
+    """channels_redis's connection to one Redis, publishing in batches beside its subscriptions.
+
+    channels_redis publishes one message a round trip, under the lock its subscriptions take. At
+    full load a daphne publishes a few hundred of a move's messages a second for the other
+    processes, and each round trip holds the lock for a turn of the busy loop: a socket's
+    subscriptions (its channel, its groups) queued behind them for seconds, past the handshake's
+    time-out (docs/performance.md, section 41). Here every message queued while a batch is on the
+    wire goes in the next one, pipelined, in the order they were queued, on a connection of their
+    own, and no subscription waits for them.
+    """
+
+    def __init__(self, host: Any, channel_layer: Any) -> None:
+        super().__init__(host, channel_layer)
+        self._outbox: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        self._sender: asyncio.Future[None] | None = None
+        self._changes: list[tuple[str, bool, asyncio.Future[None]]] = []  # (channel, subscribe?, done)
+        self._changer: asyncio.Future[None] | None = None
+
+    async def subscribe(self, channel: str) -> None:
+        await self._change_subscription(channel, True)
+
+    async def unsubscribe(self, channel: str) -> None:
+        await self._change_subscription(channel, False)
+
+    async def _change_subscription(self, channel: str, subscribe: bool) -> None:
+        """As channels_redis's, one command a round trip under the lock, but every change queued
+        meanwhile goes in the next batch: a socket opening makes four, one closing up to four."""
+        done = asyncio.get_running_loop().create_future()
+        self._changes.append((channel, subscribe, done))
+        if self._changer is None:
+            self._changer = asyncio.ensure_future(self._send_changes())
+        await asyncio.shield(done)
+
+    async def _send_changes(self) -> None:
+        batch: list[tuple[str, bool, asyncio.Future[None]]] = []
+        try:
+            while self._changes:
+                batch, self._changes = self._changes, []
+                try:
+                    async with self._lock:  # channels_redis's flush takes it too
+                        self._ensure_redis()
+                        self._ensure_receiver()
+                        # In the order asked, one command for each run of the same kind.
+                        for subscribe, run in itertools.groupby(batch, key=lambda change: change[1]):
+                            names = [channel for channel, *_ in run]
+                            if subscribe:
+                                names = [name for name in dict.fromkeys(names) if name not in self._subscribed_to]
+                                if names:
+                                    await self._pubsub.subscribe(*names)
+                                    self._subscribed_to.update(names)
+                            else:
+                                names = [name for name in dict.fromkeys(names) if name in self._subscribed_to]
+                                if names:
+                                    await self._pubsub.unsubscribe(*names)
+                                    self._subscribed_to.difference_update(names)
+                except Exception as exc:
+                    _settle(batch, exc)
+                else:
+                    _settle(batch, None)
+        finally:
+            for *_, done in batch + self._changes:  # left undone only when cancelled (the loop is closing)
+                done.cancel()
+            self._changes = []
+            self._changer = None
+
+    async def publish(self, channel: str, message: bytes) -> None:
+        """Publish ``message``; returns once Redis has it (raises what sending it raised)."""
+        sent = asyncio.get_running_loop().create_future()
+        self._outbox.append((channel, message, sent))
+        if self._sender is None:
+            self._sender = asyncio.ensure_future(self._send_outbox())
+        # A caller cancelled while waiting does not take its message back: it is on its way.
+        await asyncio.shield(sent)
+
+    async def _send_outbox(self) -> None:
+        batch: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        try:
+            while self._outbox:
+                batch, self._outbox = self._outbox, []
+                try:
+                    self._ensure_redis()
+                    pipeline = self._redis.pipeline(transaction=False)
+                    for channel, message, _ in batch:
+                        pipeline.publish(channel, message)
+                    await pipeline.execute()
+                except Exception as exc:  # each waiting publisher hears it
+                    _settle(batch, exc)
+                else:
+                    _settle(batch, None)
+        finally:
+            for *_, sent in batch + self._outbox:  # left undone only when cancelled (the loop is closing)
+                sent.cancel()
+            self._outbox = []
+            self._sender = None
+
     def _receive_message(self, message: dict[str, Any] | None) -> None:
         if message is not None:
             data = message.get("data")
             if isinstance(data, bytes) and data.startswith(self.channel_layer.channel_layer.mark):
                 return  # this process delivered it already (hand_over)
         super()._receive_message(message)
+
+
+def _settle(batch: list[tuple[str, Any, asyncio.Future[None]]], error: Exception | None) -> None:
+    for *_, waiting in batch:
+        if waiting.done():
+            continue
+        if error is None:
+            waiting.set_result(None)
+        else:
+            waiting.set_exception(error)
 
 
 class _LoopLayer(RedisPubSubLoopLayer):

@@ -188,3 +188,178 @@ def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_
         assert time.monotonic() - started < 1.0
 
     run_on_its_own_loop(received_at_once)
+
+
+def test_messages_published_together_go_in_one_round_trip_in_the_order_they_were_sent() -> None:
+    require_redis(SERVER, "channel layer Redis test")
+    run_on_its_own_loop(_published_in_batches)
+
+
+async def _published_in_batches() -> None:
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-batched")
+    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-batched")
+    try:
+        theirs = await elsewhere.new_channel()
+        await elsewhere.group_add("match_3_players", theirs)
+        await asyncio.sleep(0.2)
+        shard = here._get_layer()._shards[0]
+        shard._ensure_redis()
+        trips: list[int] = []
+        real_pipeline = shard._redis.pipeline
+
+        def counted_pipeline(**kwargs: Any) -> Any:
+            pipeline = real_pipeline(**kwargs)
+            real_execute = pipeline.execute
+
+            async def execute() -> Any:
+                trips.append(len(pipeline.command_stack))
+                return await real_execute()
+
+            pipeline.execute = execute
+            return pipeline
+
+        shard._redis.pipeline = counted_pipeline
+        await asyncio.gather(
+            *(here.group_send("match_3_players", {"type": "match.changed", "revision": n}) for n in range(50))
+        )
+        heard = [(await asyncio.wait_for(elsewhere.receive(theirs), timeout=5))["revision"] for _ in range(50)]
+        assert heard == list(range(50))
+        # The first goes alone; the 49 queued while it was on the wire follow in one batch.
+        assert sum(trips) == 50 and len(trips) <= 2, trips
+    finally:
+        await here.flush()
+        await elsewhere.flush()
+
+
+def test_a_socket_subscribes_while_messages_are_being_published() -> None:
+    """channels_redis held one lock for both: at full load a new socket's subscriptions queued behind
+    the moves published for the other processes, past the WebSocket handshake's time-out."""
+    require_redis(SERVER, "channel layer Redis test")
+    run_on_its_own_loop(_subscribed_beside_publishing)
+
+
+async def _subscribed_beside_publishing() -> None:
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-beside")
+    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-beside")
+    try:
+        theirs = await elsewhere.new_channel()
+        await elsewhere.group_add("match_4_players", theirs)
+        await asyncio.sleep(0.2)
+        shard = here._get_layer()._shards[0]
+        shard._ensure_redis()
+        redis_answers = asyncio.Event()
+        real_pipeline = shard._redis.pipeline
+
+        def slow_pipeline(**kwargs: Any) -> Any:
+            pipeline = real_pipeline(**kwargs)
+            real_execute = pipeline.execute
+
+            async def execute() -> Any:
+                await redis_answers.wait()
+                return await real_execute()
+
+            pipeline.execute = execute
+            return pipeline
+
+        shard._redis.pipeline = slow_pipeline
+        publishing = asyncio.ensure_future(here.group_send("match_4_players", {"type": "match.changed", "revision": 1}))
+        await asyncio.sleep(0.05)
+        assert not publishing.done()
+        # New sockets subscribe meanwhile (their channel, their groups).
+        mine = await asyncio.wait_for(asyncio.gather(*(here.new_channel() for _ in range(5))), timeout=2)
+        await asyncio.wait_for(here.group_add("match_4_players", mine[0]), timeout=2)
+        assert not publishing.done()  # the subscriptions did not wait for it
+        redis_answers.set()
+        await asyncio.wait_for(publishing, timeout=5)
+        assert (await asyncio.wait_for(elsewhere.receive(theirs), timeout=5))["revision"] == 1
+        await elsewhere.group_send("match_4_players", {"type": "match.changed", "revision": 2})
+        # Subscribed before the first message left, the new member hears both, in order.
+        heard = [(await asyncio.wait_for(here.receive(mine[0]), timeout=5))["revision"] for _ in range(2)]
+        assert heard == [1, 2]
+    finally:
+        await here.flush()
+        await elsewhere.flush()
+
+
+def test_subscriptions_asked_together_go_in_one_command_and_keep_their_order() -> None:
+    require_redis(SERVER, "channel layer Redis test")
+    run_on_its_own_loop(_subscriptions_in_batches)
+
+
+async def _subscriptions_in_batches() -> None:
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-subscribe")
+    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-subscribe")
+    try:
+        shard = here._get_layer()._shards[0]
+        shard._ensure_redis()
+        commands: list[tuple[str, tuple[str, ...]]] = []
+        pubsub = shard._pubsub
+        real_subscribe, real_unsubscribe = pubsub.subscribe, pubsub.unsubscribe
+
+        async def subscribe(*names: str) -> Any:
+            commands.append(("subscribe", names))
+            return await real_subscribe(*names)
+
+        async def unsubscribe(*names: str) -> Any:
+            commands.append(("unsubscribe", names))
+            return await real_unsubscribe(*names)
+
+        pubsub.subscribe, pubsub.unsubscribe = subscribe, unsubscribe
+        mine = await asyncio.gather(*(here.new_channel() for _ in range(8)))
+        assert sum(len(names) for _, names in commands) == 8 and len(commands) <= 2, commands
+        # Leaving a group and joining it again, asked together: the last word stands, in order.
+        group = "match_5_players"
+        await here.group_add(group, mine[0])
+        commands.clear()
+        await asyncio.gather(
+            here.group_discard(group, mine[0]),
+            here.group_add(group, mine[1]),
+        )
+        assert [kind for kind, _ in commands] == ["unsubscribe", "subscribe"], commands
+        await asyncio.sleep(0.2)
+        await elsewhere.group_send(group, {"type": "match.changed", "revision": 7})
+        assert (await asyncio.wait_for(here.receive(mine[1]), timeout=5))["revision"] == 7
+        assert here._get_layer().channels[mine[0]].empty()
+    finally:
+        await here.flush()
+        await elsewhere.flush()
+
+
+def test_a_failed_publish_reaches_whoever_sent_the_message() -> None:
+    require_redis(SERVER, "channel layer Redis test")
+    run_on_its_own_loop(_failure_heard)
+
+
+async def _failure_heard() -> None:
+    from redis.exceptions import ConnectionError as RedisDown
+
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-failure")
+    try:
+        shard = here._get_layer()._shards[0]
+        shard._ensure_redis()
+        real_pipeline = shard._redis.pipeline
+
+        def broken_pipeline(**kwargs: Any) -> Any:
+            pipeline = real_pipeline(**kwargs)
+
+            async def execute() -> Any:
+                raise RedisDown("gone")
+
+            pipeline.execute = execute
+            return pipeline
+
+        shard._redis.pipeline = broken_pipeline
+        with pytest.raises(RedisDown):
+            await here.group_send("match_6_players", {"type": "match.changed"})
+        shard._redis.pipeline = real_pipeline
+        await here.group_send("match_6_players", {"type": "match.changed"})  # the next batch is sent
+    finally:
+        await here.flush()
