@@ -25,8 +25,9 @@ import asyncio
 import itertools
 import logging
 import uuid
+from collections.abc import Awaitable, Callable
 from threading import Lock
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import (  # type: ignore[import-untyped]
@@ -39,6 +40,7 @@ from channels_redis.utils import _wrap_close, decode_hosts  # type: ignore[impor
 from . import writers
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Messages decoded recently, by the identity of their bytes; each entry holds the bytes too, so
 # that an id is never reused while it is kept.
@@ -70,87 +72,45 @@ class _Shard(RedisSingleShardConnection):
 
     def __init__(self, host: Any, channel_layer: Any) -> None:
         super().__init__(host, channel_layer)
-        self._outbox: list[tuple[str, bytes, asyncio.Future[None]]] = []
-        self._sender: asyncio.Future[None] | None = None
-        self._changes: list[tuple[str, bool, asyncio.Future[None]]] = []  # (channel, subscribe?, done)
-        self._changer: asyncio.Future[None] | None = None
-
-    async def subscribe(self, channel: str) -> None:
-        await self._change_subscription(channel, True)
-
-    async def unsubscribe(self, channel: str) -> None:
-        await self._change_subscription(channel, False)
-
-    async def _change_subscription(self, channel: str, subscribe: bool) -> None:
-        """As channels_redis's, one command a round trip under the lock, but every change queued
-        meanwhile goes in the next batch: a socket opening makes four, one closing up to four."""
-        done = asyncio.get_running_loop().create_future()
-        self._changes.append((channel, subscribe, done))
-        if self._changer is None:
-            self._changer = asyncio.ensure_future(self._send_changes())
-        await asyncio.shield(done)
-
-    async def _send_changes(self) -> None:
-        batch: list[tuple[str, bool, asyncio.Future[None]]] = []
-        try:
-            while self._changes:
-                batch, self._changes = self._changes, []
-                try:
-                    async with self._lock:  # channels_redis's flush takes it too
-                        self._ensure_redis()
-                        self._ensure_receiver()
-                        # In the order asked, one command for each run of the same kind.
-                        for subscribe, run in itertools.groupby(batch, key=lambda change: change[1]):
-                            names = [channel for channel, *_ in run]
-                            if subscribe:
-                                names = [name for name in dict.fromkeys(names) if name not in self._subscribed_to]
-                                if names:
-                                    await self._pubsub.subscribe(*names)
-                                    self._subscribed_to.update(names)
-                            else:
-                                names = [name for name in dict.fromkeys(names) if name in self._subscribed_to]
-                                if names:
-                                    await self._pubsub.unsubscribe(*names)
-                                    self._subscribed_to.difference_update(names)
-                except Exception as exc:
-                    _settle(batch, exc)
-                else:
-                    _settle(batch, None)
-        finally:
-            for *_, done in batch + self._changes:  # left undone only when cancelled (the loop is closing)
-                done.cancel()
-            self._changes = []
-            self._changer = None
+        self._outbox: _Batched[tuple[str, bytes]] = _Batched(self._publish_all)
+        self._changes: _Batched[tuple[str, bool]] = _Batched(self._change_all)
 
     async def publish(self, channel: str, message: bytes) -> None:
         """Publish ``message``; returns once Redis has it (raises what sending it raised)."""
-        sent = asyncio.get_running_loop().create_future()
-        self._outbox.append((channel, message, sent))
-        if self._sender is None:
-            self._sender = asyncio.ensure_future(self._send_outbox())
-        # A caller cancelled while waiting does not take its message back: it is on its way.
-        await asyncio.shield(sent)
+        await self._outbox.add((channel, message))
 
-    async def _send_outbox(self) -> None:
-        batch: list[tuple[str, bytes, asyncio.Future[None]]] = []
-        try:
-            while self._outbox:
-                batch, self._outbox = self._outbox, []
-                try:
-                    self._ensure_redis()
-                    pipeline = self._redis.pipeline(transaction=False)
-                    for channel, message, _ in batch:
-                        pipeline.publish(channel, message)
-                    await pipeline.execute()
-                except Exception as exc:  # each waiting publisher hears it
-                    _settle(batch, exc)
+    async def subscribe(self, channel: str) -> None:
+        await self._changes.add((channel, True))
+
+    async def unsubscribe(self, channel: str) -> None:
+        await self._changes.add((channel, False))
+
+    async def _publish_all(self, messages: list[tuple[str, bytes]]) -> None:
+        self._ensure_redis()
+        pipeline = self._redis.pipeline(transaction=False)
+        for channel, message in messages:
+            pipeline.publish(channel, message)
+        await pipeline.execute()
+
+    async def _change_all(self, changes: list[tuple[str, bool]]) -> None:
+        """As channels_redis's subscriptions, under its lock (its ``flush`` takes it too), but in
+        one command for each run of the same kind, in the order asked: a socket opening makes four
+        changes, one closing up to four."""
+        async with self._lock:
+            self._ensure_redis()
+            self._ensure_receiver()
+            for subscribe, run in itertools.groupby(changes, key=lambda change: change[1]):
+                names = list(dict.fromkeys(channel for channel, _ in run))
+                if subscribe:
+                    names = [name for name in names if name not in self._subscribed_to]
+                    if names:
+                        await self._pubsub.subscribe(*names)
+                        self._subscribed_to.update(names)
                 else:
-                    _settle(batch, None)
-        finally:
-            for *_, sent in batch + self._outbox:  # left undone only when cancelled (the loop is closing)
-                sent.cancel()
-            self._outbox = []
-            self._sender = None
+                    names = [name for name in names if name in self._subscribed_to]
+                    if names:  # (with no names, UNSUBSCRIBE would leave every channel)
+                        await self._pubsub.unsubscribe(*names)
+                        self._subscribed_to.difference_update(names)
 
     def _receive_message(self, message: dict[str, Any] | None) -> None:
         if message is not None:
@@ -160,14 +120,43 @@ class _Shard(RedisSingleShardConnection):
         super()._receive_message(message)
 
 
-def _settle(batch: list[tuple[str, Any, asyncio.Future[None]]], error: Exception | None) -> None:
-    for *_, waiting in batch:
-        if waiting.done():
-            continue
-        if error is None:
-            waiting.set_result(None)
-        else:
-            waiting.set_exception(error)
+class _Batched(Generic[T]):
+    """Items to send: those added while a batch is on its way go together in the next one, in the
+    order added. Whoever adds an item waits until its batch is sent, and hears what failed."""
+
+    def __init__(self, send: Callable[[list[T]], Awaitable[None]]) -> None:
+        self._send = send
+        self._queued: list[tuple[T, asyncio.Future[None]]] = []
+        self._sender: asyncio.Future[None] | None = None
+
+    async def add(self, item: T) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self._queued.append((item, done))
+        if self._sender is None:
+            self._sender = asyncio.ensure_future(self._send_queued())
+        # A caller cancelled while waiting does not take its item back: it is on its way.
+        await asyncio.shield(done)
+
+    async def _send_queued(self) -> None:
+        batch: list[tuple[T, asyncio.Future[None]]] = []
+        try:
+            while self._queued:
+                batch, self._queued = self._queued, []
+                error: Exception | None = None
+                try:
+                    await self._send([item for item, _ in batch])
+                except Exception as exc:
+                    error = exc
+                for _, done in batch:
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+        finally:
+            for _, done in batch + self._queued:  # left undone only when cancelled (the loop is closing)
+                done.cancel()
+            self._queued = []
+            self._sender = None
 
 
 class _LoopLayer(RedisPubSubLoopLayer):
