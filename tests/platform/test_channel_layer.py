@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -190,37 +192,62 @@ def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_
     run_on_its_own_loop(received_at_once)
 
 
+@contextlib.asynccontextmanager
+async def _two_processes(prefix: str) -> AsyncIterator[tuple[Any, Any]]:
+    """Two processes' layers on one Redis: the writer's ("here") and another daphne's ("elsewhere")."""
+    from games.channel_layer import SharedDecodeChannelLayer
+
+    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix=prefix)
+    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix=prefix)
+    try:
+        yield here, elsewhere
+    finally:
+        await here.flush()
+        await elsewhere.flush()
+
+
+async def _member(layer: Any, group: str) -> str:
+    """A new channel of ``layer``'s, in ``group``, once Redis has its subscriptions."""
+    channel: str = await layer.new_channel()
+    await layer.group_add(group, channel)
+    await asyncio.sleep(0.2)
+    return channel
+
+
+def _before_each_batch(layer: Any, hook: Callable[[Any], Awaitable[None]]) -> None:
+    """Have ``await hook(pipeline)`` run as each batch of ``layer``'s messages is about to leave."""
+    shard = layer._get_layer()._shards[0]
+    shard._ensure_redis()
+    real_pipeline = shard._redis.pipeline
+
+    def pipeline_with_hook(**kwargs: Any) -> Any:
+        pipeline = real_pipeline(**kwargs)
+        real_execute = pipeline.execute
+
+        async def execute() -> Any:
+            await hook(pipeline)
+            return await real_execute()
+
+        pipeline.execute = execute
+        return pipeline
+
+    shard._redis.pipeline = pipeline_with_hook
+
+
 def test_messages_published_together_go_in_one_round_trip_in_the_order_they_were_sent() -> None:
     require_redis(SERVER, "channel layer Redis test")
     run_on_its_own_loop(_published_in_batches)
 
 
 async def _published_in_batches() -> None:
-    from games.channel_layer import SharedDecodeChannelLayer
-
-    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-batched")
-    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-batched")
-    try:
-        theirs = await elsewhere.new_channel()
-        await elsewhere.group_add("match_3_players", theirs)
-        await asyncio.sleep(0.2)
-        shard = here._get_layer()._shards[0]
-        shard._ensure_redis()
+    async with _two_processes("test-batched") as (here, elsewhere):
+        theirs = await _member(elsewhere, "match_3_players")
         trips: list[int] = []
-        real_pipeline = shard._redis.pipeline
 
-        def counted_pipeline(**kwargs: Any) -> Any:
-            pipeline = real_pipeline(**kwargs)
-            real_execute = pipeline.execute
+        async def count(pipeline: Any) -> None:
+            trips.append(len(pipeline.command_stack))
 
-            async def execute() -> Any:
-                trips.append(len(pipeline.command_stack))
-                return await real_execute()
-
-            pipeline.execute = execute
-            return pipeline
-
-        shard._redis.pipeline = counted_pipeline
+        _before_each_batch(here, count)
         await asyncio.gather(
             *(here.group_send("match_3_players", {"type": "match.changed", "revision": n}) for n in range(50))
         )
@@ -228,9 +255,6 @@ async def _published_in_batches() -> None:
         assert heard == list(range(50))
         # The first goes alone; the 49 queued while it was on the wire follow in one batch.
         assert sum(trips) == 50 and len(trips) <= 2, trips
-    finally:
-        await here.flush()
-        await elsewhere.flush()
 
 
 def test_a_socket_subscribes_while_messages_are_being_published() -> None:
@@ -241,31 +265,14 @@ def test_a_socket_subscribes_while_messages_are_being_published() -> None:
 
 
 async def _subscribed_beside_publishing() -> None:
-    from games.channel_layer import SharedDecodeChannelLayer
-
-    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-beside")
-    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-beside")
-    try:
-        theirs = await elsewhere.new_channel()
-        await elsewhere.group_add("match_4_players", theirs)
-        await asyncio.sleep(0.2)
-        shard = here._get_layer()._shards[0]
-        shard._ensure_redis()
+    async with _two_processes("test-beside") as (here, elsewhere):
+        theirs = await _member(elsewhere, "match_4_players")
         redis_answers = asyncio.Event()
-        real_pipeline = shard._redis.pipeline
 
-        def slow_pipeline(**kwargs: Any) -> Any:
-            pipeline = real_pipeline(**kwargs)
-            real_execute = pipeline.execute
+        async def hold(pipeline: Any) -> None:
+            await redis_answers.wait()
 
-            async def execute() -> Any:
-                await redis_answers.wait()
-                return await real_execute()
-
-            pipeline.execute = execute
-            return pipeline
-
-        shard._redis.pipeline = slow_pipeline
+        _before_each_batch(here, hold)
         publishing = asyncio.ensure_future(here.group_send("match_4_players", {"type": "match.changed", "revision": 1}))
         await asyncio.sleep(0.05)
         assert not publishing.done()
@@ -280,9 +287,6 @@ async def _subscribed_beside_publishing() -> None:
         # Subscribed before the first message left, the new member hears both, in order.
         heard = [(await asyncio.wait_for(here.receive(mine[0]), timeout=5))["revision"] for _ in range(2)]
         assert heard == [1, 2]
-    finally:
-        await here.flush()
-        await elsewhere.flush()
 
 
 def test_subscriptions_asked_together_go_in_one_command_and_keep_their_order() -> None:
@@ -291,11 +295,7 @@ def test_subscriptions_asked_together_go_in_one_command_and_keep_their_order() -
 
 
 async def _subscriptions_in_batches() -> None:
-    from games.channel_layer import SharedDecodeChannelLayer
-
-    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-subscribe")
-    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-subscribe")
-    try:
+    async with _two_processes("test-subscribe") as (here, elsewhere):
         shard = here._get_layer()._shards[0]
         shard._ensure_redis()
         commands: list[tuple[str, tuple[str, ...]]] = []
@@ -326,9 +326,6 @@ async def _subscriptions_in_batches() -> None:
         await elsewhere.group_send(group, {"type": "match.changed", "revision": 7})
         assert (await asyncio.wait_for(here.receive(mine[1]), timeout=5))["revision"] == 7
         assert here._get_layer().channels[mine[0]].empty()
-    finally:
-        await here.flush()
-        await elsewhere.flush()
 
 
 def test_a_failed_publish_reaches_whoever_sent_the_message() -> None:
@@ -339,27 +336,15 @@ def test_a_failed_publish_reaches_whoever_sent_the_message() -> None:
 async def _failure_heard() -> None:
     from redis.exceptions import ConnectionError as RedisDown
 
-    from games.channel_layer import SharedDecodeChannelLayer
+    async with _two_processes("test-failure") as (here, _):
+        redis_down = True
 
-    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-failure")
-    try:
-        shard = here._get_layer()._shards[0]
-        shard._ensure_redis()
-        real_pipeline = shard._redis.pipeline
-
-        def broken_pipeline(**kwargs: Any) -> Any:
-            pipeline = real_pipeline(**kwargs)
-
-            async def execute() -> Any:
+        async def fail(pipeline: Any) -> None:
+            if redis_down:
                 raise RedisDown("gone")
 
-            pipeline.execute = execute
-            return pipeline
-
-        shard._redis.pipeline = broken_pipeline
+        _before_each_batch(here, fail)
         with pytest.raises(RedisDown):
             await here.group_send("match_6_players", {"type": "match.changed"})
-        shard._redis.pipeline = real_pipeline
+        redis_down = False
         await here.group_send("match_6_players", {"type": "match.changed"})  # the next batch is sent
-    finally:
-        await here.flush()
