@@ -263,8 +263,8 @@ def make_user(prefix: str, n: int) -> Any:
 def start_match(game: str, players: int, prefix: str, seed: str | None = None) -> tuple[Any, list[Any]]:
     """A started match of ``players`` new users (time limit 1 h) and those users, host first;
     ``seed``: the match's seed (the same seating, deals and dice on every run), else a random one."""
-    from games import services
     from games.models import Match
+    from games.play import services
 
     users = [make_user(prefix, i) for i in range(players)]
     match = services.do_create_match(users[0], game, players, {}, 3600)

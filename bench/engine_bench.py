@@ -43,7 +43,7 @@ MAX_ACTIONS = 20000
 
 
 def waiting(rules: Any, state: Any, system: int) -> set[int]:
-    """Same rule as games.services.waiting_seats: the seats of pending deadlines, else the actors."""
+    """Same rule as games.play.services.waiting_seats: the seats of pending deadlines, else the actors."""
     deadlines = rules.deadlines(state)
     seats = {s for d in deadlines for s in d.seats} if deadlines else set(rules.actors(state))
     seats.discard(system)
@@ -165,7 +165,7 @@ def store_match(slug: str, game: dict[str, Any], upto: int) -> tuple[Any, list[A
     return match, users
 
 
-PUSH_PARTS = ("board", "log", "chat")  # what a WebSocket push renders (games/consumers.py)
+PUSH_PARTS = ("board", "log", "chat")  # what a WebSocket push renders (games/sockets/consumers.py)
 
 
 def existing_partials(names: tuple[str, ...]) -> list[str]:
@@ -185,9 +185,9 @@ def existing_partials(names: tuple[str, ...]) -> list[str]:
 def time_render(slug: str, game: dict[str, Any], reps: int) -> dict[str, Any]:
     from django.template.loader import render_to_string
 
-    from games import store
     from games.models import Match
-    from games.presenter import match_context
+    from games.play import store
+    from games.push.presenter import match_context
 
     # A mid-game position: the state after the action closest to half of the log.
     half = len(game["events"]) // 2

@@ -1,6 +1,6 @@
 """What a busy thread costs an event loop's turns: the interpreter lock's convoy (docs/performance.md §36).
 
-A daphne's event loop shares the interpreter lock with its writer threads (``games.writers``). The
+A daphne's event loop shares the interpreter lock with its writer threads (``games.play.writers``). The
 loop lets go of the lock at every turn (its ``epoll`` call, each socket send), and while another
 thread is running Python it gets the lock back only when that thread lets go: at the switch
 interval (5 ms by default) if it is computing. A push reaches an opponent's socket in a few turns.

@@ -1,6 +1,6 @@
 """CPU of one hop from the event loop to a writer thread and back, with nothing to do there.
 
-A move that arrives over a socket is written on a writer thread (``games.writers.write``), so that
+A move that arrives over a socket is written on a writer thread (``games.play.writers.write``), so that
 the loop goes on serving the process's other sockets meanwhile. This prints the process's CPU per
 hop (every thread, the kernel's work of waking them included) for that hop and for
 ``asgiref.sync.sync_to_async`` onto the same threads, which it replaced; run them alternately a few
@@ -23,7 +23,7 @@ def nothing(value: int) -> int:
 
 
 async def through_writers(hops: int) -> None:
-    from games import writers
+    from games.play import writers
 
     for i in range(hops):
         await writers.write(nothing, i)
@@ -32,7 +32,7 @@ async def through_writers(hops: int) -> None:
 async def through_sync_to_async(hops: int) -> None:
     from asgiref.sync import sync_to_async
 
-    from games import writers
+    from games.play import writers
 
     for i in range(hops):
         await sync_to_async(nothing, thread_sensitive=False, executor=writers._threads())(i)
@@ -46,7 +46,7 @@ def main() -> None:
     django_setup()
     rows = []
     for round_ in range(1, args.rounds + 1):
-        for label, hop in (("games.writers.write", through_writers), ("sync_to_async", through_sync_to_async)):
+        for label, hop in (("games.play.writers.write", through_writers), ("sync_to_async", through_sync_to_async)):
             started = time.process_time()
             asyncio.run(hop(args.hops))
             rows.append([round_, label, (time.process_time() - started) / args.hops * 1e6])

@@ -399,7 +399,7 @@ def create_started_match(user_ids: list[int]) -> int:
     from django.contrib.auth import get_user_model
     from django.db import close_old_connections
 
-    from games import services
+    from games.play import services
 
     close_old_connections()
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}

@@ -12,7 +12,7 @@ read from the match page. It opens one WebSocket to ``/ws/match/<id>/`` and move
 POST ``/m/<id>/action/`` (form fields action=<json>, version, key). Which move to make is decided
 *before the clock starts*, in a separate helper process that loads the match state from the
 database and calls ``RULES.bot_action`` for every seat in ``waiting_seats & actors`` (the rule
-``games.services.waiting_seats`` uses). With ``--client scripted`` each match's moves are planned
+``games.play.services.waiting_seats`` uses). With ``--client scripted`` each match's moves are planned
 before it is played and sent one at a time, so the client's CPU in the window is its sockets' alone.
 
 Measured per accepted action: the time from the start of the POST until an ``update`` with a
@@ -98,11 +98,11 @@ SPARES = 1  # --client scripted: a table's next match, made and planned before t
 BIN = Path(sys.executable).parent
 BOARD_VERSION = re.compile(r'id="board"[^>]*?data-version="(\d+)"')
 CSRF_IN_PAGE = re.compile(r'"X-CSRFToken":\s*"([A-Za-z0-9]+)"')
-# An update's head: the consumer writes "type" and "revision" first (games.consumers._deliver), so a
+# An update's head: the consumer writes "type" and "revision" first (games.sockets.consumers._deliver), so a
 # board push is read by its first bytes; its fragments (most of it) are not parsed by the client.
 T = TypeVar("T")
 UPDATE_HEAD = re.compile(r'\{"type": "update", "revision": (\d+), "version": (\d+),')
-# A diff's shared fragments, sent ahead of its update (games.consumers._shared_part): the update
+# A diff's shared fragments, sent ahead of its update (games.sockets.consumers._shared_part): the update
 # that follows at once is what counts, so a part is passed over unread.
 PART_HEAD = '{"type": "part", '
 
@@ -343,8 +343,8 @@ def w_decide(match_id: int, salt: str, only: tuple[int, ...] | None = None) -> d
     the client spends no CPU choosing moves it would throw away.
     """
     from games.models import Match
-    from games.services import waiting_seats
-    from games.store import load_state, rules_for
+    from games.play.services import waiting_seats
+    from games.play.store import load_state, rules_for
 
     match = _match_now(match_id)
     seen = match.revision  # what pushes count (see w_version)
@@ -372,10 +372,10 @@ def w_script(match_id: int, salt: str) -> list[tuple[int, dict[str, Any], int, i
     them. Each step is (seat, action, version before, version after); a ``SYSTEM`` step is made by
     the worker, and the client waits to see it. Playing then costs the client no decision at all.
     """
-    from games import clock
     from games.engines.base import SYSTEM, DecideContext, replay, rng_for
-    from games.services import waiting_seats
-    from games.store import load_state, rules_for
+    from games.play import clock
+    from games.play.services import waiting_seats
+    from games.play.store import load_state, rules_for
 
     match = _match_now(match_id)
     rules = rules_for(match)
@@ -412,8 +412,8 @@ def create_started_match(user_ids: list[int]) -> tuple[int, dict[int, int]]:
     """A started heist match of these users (through services, as the lobby does); {seat: user id}."""
     from django.contrib.auth import get_user_model
 
-    from games import services
     from games.models import Seat
+    from games.play import services
 
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}
     host = users[user_ids[0]]
@@ -467,7 +467,7 @@ def make_players(count: int, urls: list[str]) -> list[Player]:
     for i, user in enumerate(users):
         store = store_class()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "games.auth.ProfileModelBackend"
+        store[BACKEND_SESSION_KEY] = "games.web.auth.ProfileModelBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         players.append(Player(user.pk, store.session_key, urls[i % len(urls)]))
@@ -1472,7 +1472,7 @@ async def run_sockets(
 def _one_move_each(match_ids: list[int]) -> None:
     from django.db import connections
 
-    from games import services
+    from games.play import services
 
     for mid in match_ids:
         decision = w_decide(mid, "sockets")
@@ -1563,7 +1563,7 @@ def main() -> int:
             print(f"refusing to load {url}: only 127.0.0.1 / localhost are allowed", file=sys.stderr)
             return 2
     stack = None if args.url else Stack(args)
-    if args.trace:  # read by games.latency_trace in the servers the stack starts
+    if args.trace:  # read by games.play.latency_trace in the servers the stack starts
         os.environ["HIDEOUT_TRACE_DIR"] = tempfile.mkdtemp(prefix="hideout-trace-")
     pools: list[ProcessPoolExecutor] = []
     ok = True

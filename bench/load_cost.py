@@ -1,12 +1,12 @@
 #!/usr/bin/env python
 """The cost of loading a match against the length of its event log.
 
-Builds matches of about 20, 200 and 2,000 events through ``games.services`` (the one write path),
+Builds matches of about 20, 200 and 2,000 events through ``games.play.services`` (the one write path),
 then times, many times over and interleaved so machine noise hits every size alike:
 
 * ``load_state`` cold: the state cache cleared, the match row fetched (its snapshot JSON decoded)
-  and ``games.store.load_state`` run (snapshot + the events after it);
-* ``match_context`` cold and warm: the full page context of one seat (``games.presenter``), with the
+  and ``games.play.store.load_state`` run (snapshot + the events after it);
+* ``match_context`` cold and warm: the full page context of one seat (``games.push.presenter``), with the
   state cache cleared, and with it primed.
 
 Games:
@@ -44,10 +44,10 @@ SIZES = (20, 200, 2000)
 
 
 def build_heist(target: int, prefix: str) -> tuple[int, Any]:
-    from games import services
     from games.engines.registry import get_rules
     from games.models import Match
-    from games.store import load_state
+    from games.play import services
+    from games.play.store import load_state
 
     rules = get_rules("heist")
     match, _users = start_match("heist", 4, prefix)
@@ -76,11 +76,11 @@ def build_heist(target: int, prefix: str) -> tuple[int, Any]:
 
 def build_bridge_race(target: int, prefix: str) -> tuple[int, Any]:
     """A race of one human (seat 0's viewer) and 4 bots; the human's moves are made by the bot too."""
-    from games import services
     from games.engines.base import SYSTEM
     from games.engines.registry import get_rules
     from games.models import Match
-    from games.store import load_state
+    from games.play import services
+    from games.play.store import load_state
 
     rules = get_rules("bridge_race")
     match, _users = start_match("bridge_race", 5, prefix)
@@ -113,9 +113,9 @@ def fast_writes(on: bool) -> None:
 
 
 def measure(builds: list[tuple[int, int, Any]], reps: int, budget: float) -> dict[int, dict[str, list[float]]]:
-    from games import store
     from games.models import Match
-    from games.presenter import match_context
+    from games.play import store
+    from games.push.presenter import match_context
 
     out: dict[int, dict[str, list[float]]] = {
         size: {"load": [], "ctx_cold": [], "ctx_warm": []} for size, _, _ in builds

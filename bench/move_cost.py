@@ -10,7 +10,7 @@ times the server's CPU (the process's CPU time, every thread) for:
   its client the bytes it would put on the wire;
 * ``--transport post`` (the fallback): the HTMX POST through Django's whole request stack instead.
 
-The process's garbage collector is tuned as a daphne's is (``games.gc_tuning``, ``config/asgi.py``);
+The process's garbage collector is tuned as a daphne's is (``games.runtime.gc_tuning``, ``config/asgi.py``);
 ``HIDEOUT_GC_TUNING=0`` measures with CPython's defaults instead.
 
 ``--live`` marks the game live (``rules.live``): its pushes are JSON events, nothing rendered.
@@ -62,8 +62,8 @@ class Table:
 
     def next_move(self, rng: random.Random) -> tuple[int, dict[str, Any], int] | None:
         from games.models import Match
-        from games.services import waiting_seats
-        from games.store import load_state, rules_for
+        from games.play.services import waiting_seats
+        from games.play.store import load_state, rules_for
 
         match = Match.objects.get(pk=self.match_id)
         if match.status != Match.Status.ACTIVE:
@@ -81,7 +81,7 @@ class FakeSocket:
     """A consumer without a socket: what it receives is handed to it directly."""
 
     def __init__(self, match_id: int, client: Any) -> None:
-        from games.consumers import MatchConsumer
+        from games.sockets.consumers import MatchConsumer
 
         self.consumer = MatchConsumer()
         self.consumer.match_id = match_id
@@ -108,7 +108,7 @@ class FakeSocket:
 
         self.consumer.send_json = send_json  # type: ignore[method-assign, assignment]  # a bound replacement
 
-        from config.wscompress import DEFLATE, deflate
+        from games.runtime.wscompress import DEFLATE, deflate
 
         async def base_send(message: Any) -> None:
             # Kept as text: parsing every message here would count the client's work as the server's.
@@ -116,7 +116,7 @@ class FakeSocket:
             text = message["text"].encode()
             self.text.append(len(text))
             if message.get(DEFLATE) is True:
-                # What daphne's permessage-deflate does with a message marked for it (config/wscompress.py),
+                # What daphne's permessage-deflate does with a message marked for it (games/runtime/wscompress.py),
                 # on the server's CPU like the rest: each message on its own, 4 KB window, sync flush,
                 # a message sent alike to several sockets of the process compressed once.
                 text = deflate(text)
@@ -313,7 +313,9 @@ class StageClock:
 def clock_stages() -> StageClock:
     from django.core.handlers.wsgi import WSGIHandler
 
-    from games import consumers, guarded, pushes, services
+    from games.play import guarded, services
+    from games.push import pushes
+    from games.sockets import consumers
 
     clock = StageClock()
     clock.wrap(WSGIHandler, "__call__", "POST: Django request handling, sessions, auth, the view's queries")
@@ -333,7 +335,7 @@ def clock_stages() -> StageClock:
 def profile_write_thread() -> cProfile.Profile:
     """A profiler of the write path, which runs on the database thread (``database_sync_to_async``):
     cProfile sees only the thread that enabled it, and the main thread meanwhile waits on its loop."""
-    from games import services
+    from games.play import services
 
     profiler = cProfile.Profile(time.process_time)
     real = services.do_submit_action
@@ -351,7 +353,7 @@ def profile_write_thread() -> cProfile.Profile:
 
 def capture_broadcasts(captured: list[tuple[str, dict[str, Any]]]) -> None:
     """Record what the write path sends to the channel layer instead of sending it."""
-    from games import broadcaster
+    from games.push import broadcaster
 
     def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         captured.extend(messages)
@@ -380,8 +382,8 @@ def main() -> None:
         db.migrate()
         from django.conf import settings
 
-        from games import gc_tuning
         from games.engines.registry import get_rules
+        from games.runtime import gc_tuning
 
         gc_tuning.tune(settings.HIDEOUT_GC_TUNING)  # as config/asgi.py tunes a daphne once loaded
         settings.ALLOWED_HOSTS = ["*"]

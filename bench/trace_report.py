@@ -1,4 +1,4 @@
-"""Where a socket move's time went, stage by stage: the lines ``games.latency_trace`` wrote.
+"""Where a socket move's time went, stage by stage: the lines ``games.play.latency_trace`` wrote.
 
 ``bench/load_bench.py --trace`` sets ``HIDEOUT_TRACE_DIR`` for its servers and prints this table
 after the run; ``python bench/trace_report.py DIR`` prints it for a folder of ``*.trace`` files.

@@ -50,7 +50,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "games.clientip.trusted_proxy_middleware",
+    "games.web.clientip.trusted_proxy_middleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -66,7 +66,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     # Last on purpose: it is synchronous only, so under ASGI every middleware above runs in one
     # worker thread, instead of hopping between the event loop and threads once per middleware.
-    "games.middleware.UserLanguageMiddleware",
+    "games.web.middleware.UserLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -106,7 +106,7 @@ elif env.bool("DB_POOL", default=True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=1),
-        # HTTP_CONCURRENCY requests, the SOCKET_WRITER_THREADS that keep theirs (games.writers),
+        # HTTP_CONCURRENCY requests, the SOCKET_WRITER_THREADS that keep theirs (games.play.writers),
         # and the sockets' own database thread.
         "max_size": env.int("DB_POOL_MAX", default=12),
         "timeout": env.int("DB_POOL_TIMEOUT", default=20),
@@ -119,7 +119,7 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # The move's guarded statement (games.guarded) is the one prepared statement the site sends
+    # The move's guarded statement (games.play.guarded) is the one prepared statement the site sends
     # (Django's own queries are bound on the client and never prepared, whatever these say). Planned
     # anew for each move it cost PostgreSQL more than running it (0.39 vs 0.22 ms a move); its
     # generic plan is the same index lookups. Django turns preparing off by default for the sake of
@@ -132,7 +132,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # their turn in the event loop.
 HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
 # Threads of a server process that write the moves sent over its sockets, each with a kept database
-# connection (games.writers): 1 gives a lightly loaded machine's moves their opponents sooner, 3 a
+# connection (games.play.writers): 1 gives a lightly loaded machine's moves their opponents sooner, 3 a
 # saturated machine more moves a second (docs/performance.md, section 36).
 SOCKET_WRITER_THREADS = env.int("SOCKET_WRITER_THREADS", default=3)
 
@@ -146,13 +146,13 @@ CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="") or redis_pref
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.channel_layer.SharedDecodeChannelLayer",
+            "BACKEND": "games.runtime.channel_layer.SharedDecodeChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
-    CACHES = {"default": {"BACKEND": "games.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "games.runtime.redis_cache.SharedRedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layer.LoopInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.runtime.channel_layer.LoopInMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: eager (in-process) unless a broker is configured.
@@ -165,9 +165,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Processes that share a broker but not a database (the worker tests, a second site) keep apart by it.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": timedelta(seconds=2)},
-    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": timedelta(seconds=60)},
-    "sweep-presence": {"task": "games.tasks.sweep_presence", "schedule": timedelta(seconds=30)},
+    "sweep-deadlines": {"task": "games.background.tasks.sweep_deadlines", "schedule": timedelta(seconds=2)},
+    "sweep-reminders": {"task": "games.background.tasks.sweep_reminders", "schedule": timedelta(seconds=60)},
+    "sweep-presence": {"task": "games.background.tasks.sweep_presence", "schedule": timedelta(seconds=30)},
 }
 
 # A player with no open socket this long after their turn began gets one e-mail.
@@ -182,8 +182,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "games.auth.ProfileModelBackend",
-    "games.auth.ProfileAllauthBackend",
+    "games.web.auth.ProfileModelBackend",
+    "games.web.auth.ProfileAllauthBackend",
     # Sessions signed in before the two above existed name these; they stay valid.
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
@@ -200,9 +200,9 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
 # allauth's own rate limits stay on; ACCOUNT_RATE_LIMITS=off (or empty) turns them off for test stacks.
-# Failed log-ins are counted per address + account (games.accounts), the account first so that a
+# Failed log-ins are counted per address + account (games.web.accounts), the account first so that a
 # refused attempt does not also use up the address's budget that others behind it share.
-ACCOUNT_ADAPTER = "games.accounts.AccountAdapter"
+ACCOUNT_ADAPTER = "games.web.accounts.AccountAdapter"
 ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {"login_failed": "5/300s/key,30/m/ip"}
 if env.str("ACCOUNT_RATE_LIMITS", default="on").strip().lower() in ("", "off", "0", "false"):
     ACCOUNT_RATE_LIMITS = False
@@ -214,10 +214,10 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 # and address together, forgotten after the cool-off.
 AXES_FAILURE_LIMIT = 10
 AXES_ONLY_ADMIN_SITE = True
-AXES_HANDLER = "games.auth.AdminLoginAxesHandler"
+AXES_HANDLER = "games.web.auth.AdminLoginAxesHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
-AXES_CLIENT_IP_CALLABLE = "games.clientip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "games.web.clientip.client_ip"
 
 # Addresses (or networks) of the reverse proxies whose client-address header is believed.
 TRUSTED_PROXIES = tuple(env.list("TRUSTED_PROXIES", default=[]))
@@ -278,10 +278,10 @@ CONTENT_SECURITY_POLICY = {
 # Hideout's own switches, each defined here even at its default: Django's settings keep what they
 # found, but a setting read with getattr(settings, name, default) that is not defined costs an
 # exception on every read, and a push reads the first of these once per panel it reuses.
-HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the tests turn it on: games.fragment_memo, games.shell_memo
-HIDEOUT_GUARDED_WRITE = True  # on PostgreSQL, a move is written by one statement: games.guarded
-HIDEOUT_LIVE_TIMERS = True  # a live game's countdowns fire in this process: games.livetimers
-HIDEOUT_GC_TUNING = env.bool("HIDEOUT_GC_TUNING", default=True)  # games.gc_tuning
+HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the tests turn it on: games.push.fragment_memo, games.push.shell_memo
+HIDEOUT_GUARDED_WRITE = True  # on PostgreSQL, a move is written by one statement: games.play.guarded
+HIDEOUT_LIVE_TIMERS = True  # a live game's countdowns fire in this process: games.background.livetimers
+HIDEOUT_GC_TUNING = env.bool("HIDEOUT_GC_TUNING", default=True)  # games.runtime.gc_tuning
 
 LOGGING = {
     "version": 1,

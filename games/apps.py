@@ -10,8 +10,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from . import signals, template_fast_paths  # noqa: F401
-        from .sitename import sync_site
+        from games import signals  # noqa: F401
+        from games.moderation import admin  # noqa: F401  (registers the models with the admin site)
+        from games.runtime import template_fast_paths
+        from games.web.sitename import sync_site
 
         template_fast_paths.install()
 

@@ -10,7 +10,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .engines.base import Event
+from games.engines.base import Event
 
 
 def new_seed() -> str:
@@ -100,7 +100,7 @@ class Match(models.Model):
         """The game's name in the reader's language ("Bridge Race", not its slug)."""
         from django.utils.translation import gettext
 
-        from .engines.registry import get_rules
+        from games.engines.registry import get_rules
 
         try:
             return gettext(get_rules(self.game).name)
@@ -152,7 +152,7 @@ class Seat(models.Model):
             return str(_("Bot %(n)s") % {"n": self.bot_number or self.number + 1})
         if self.user is None:
             return str(_("Empty seat"))
-        # From the user, not through profile.user: the seats' profiles do not point back (games.seat_rows).
+        # From the user, not through profile.user: the seats' profiles do not point back (games.play.seat_rows).
         profile = getattr(self.user, "profile", None)
         return player_name(self.user, profile.display_name) if profile else self.user.get_username()
 

@@ -8,7 +8,7 @@ from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from .models import ChatMessage, Match, Profile
+from games.models import ChatMessage, Match, Profile
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def close_sockets_of_deactivated_users(sender: type, instance: Any, created: boo
 @receiver(post_delete, sender=ChatMessage)
 def bump_chat_version_of_a_deleted_message(sender: type, instance: ChatMessage, **kwargs: Any) -> None:
     """A message deleted in the admin leaves the chat of every process: the kept chat rows are
-    keyed by the match's chat version (games.presenter.chat_rows)."""
+    keyed by the match's chat version (games.push.presenter.chat_rows)."""
     Match.objects.filter(pk=instance.match_id).update(chat_version=F("chat_version") + 1)
 
 
@@ -43,8 +43,8 @@ def close_sockets_of_the_logged_out_session(sender: type, request: Any, user: An
 
 
 def _revoke(user_id: int, session: str | None) -> None:
-    from . import broadcaster
-    from .consumers import user_group
+    from games.push import broadcaster
+    from games.sockets.consumers import user_group
 
     try:
         broadcaster.send(user_group(user_id), {"type": "user.revoked", "session": session})

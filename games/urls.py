@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from games.web import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

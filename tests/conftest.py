@@ -32,7 +32,7 @@ def _fast_passwords(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _no_live_timers(settings: Any) -> Any:
     """Live games' in-memory timers stay off (tests of them turn them on and wait for them)."""
-    from games import livetimers
+    from games.background import livetimers
 
     settings.HIDEOUT_LIVE_TIMERS = False
     yield
@@ -43,7 +43,7 @@ def _no_live_timers(settings: Any) -> Any:
 def _writers_closed_before_the_database_goes(django_db_setup: Any, django_db_blocker: Any) -> Any:
     """Set up after the test database, so torn down before it: a write that a test's socket left
     on its way may have opened a writer connection after that test's own clean-up."""
-    from games import writers
+    from games.play import writers
 
     yield
     writers.shutdown()
@@ -68,9 +68,9 @@ def _other_sessions_ended() -> None:
 
 @pytest.fixture(autouse=True)
 def _writers_closed(request: pytest.FixtureRequest) -> Any:
-    """The writer threads keep their connections (games.writers): close them after each
+    """The writer threads keep their connections (games.play.writers): close them after each
     test, and once more before the test database is dropped, or it could not be dropped."""
-    from games import writers
+    from games.play import writers
 
     if request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames):
         request.getfixturevalue("_writers_closed_before_the_database_goes")
@@ -91,13 +91,14 @@ def _language_reset() -> Any:
 @pytest.fixture(autouse=True)
 def _fragment_inputs_checked(settings: Any) -> None:
     """Every fragment reused for unchanged inputs is rendered anyway and must be the same
-    (games.fragment_memo): a declared input that misses something fails the test that shows it."""
+    (games.push.fragment_memo): a declared input that misses something fails the test that shows it."""
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = True
 
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
-    from games import presenter, pushes, store
+    from games.play import store
+    from games.push import presenter, pushes
     from games.templatetags.hideout import forget_shared
 
     store.forget_all()

@@ -46,7 +46,7 @@ def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:
 
 
 FragmentInputs = Callable[[Any, Any], object]
-"""``inputs(context, key)``: everything a fragment reads from its context, for :mod:`games.fragment_memo`.
+"""``inputs(context, key)``: everything a fragment reads from its context, for :mod:`games.push.fragment_memo`.
 
 ``context`` is the viewer's template context (the spectator's for a ``{% shared_fragment %}``) and
 ``key`` the fragment's loop key (``None`` for a single one). What it returns need only be
@@ -58,7 +58,7 @@ catch (``HIDEOUT_CHECK_FRAGMENT_INPUTS``).
 @cache
 def fragment_inputs(game: str, name: str) -> FragmentInputs | None:
     """How fragment ``name`` of ``game``'s match page names its inputs; ``None``: rendered every time."""
-    from . import common
+    from games.boards import common
 
     module_inputs: dict[str, FragmentInputs] = getattr(_module(game), "FRAGMENT_INPUTS", {})
     return module_inputs.get(name) or common.FRAGMENT_INPUTS.get(name)
@@ -67,6 +67,6 @@ def fragment_inputs(game: str, name: str) -> FragmentInputs | None:
 @cache
 def shell_inputs(game: str) -> Callable[[Any], object] | None:
     """What ``game``'s board reads outside its fragments (``SHELL_INPUTS(context)`` in its module), for
-    :mod:`games.shell_memo`; ``None``: the shell is rendered every time."""
+    :mod:`games.push.shell_memo`; ``None``: the shell is rendered every time."""
     found: Callable[[Any], object] | None = getattr(_module(game), "SHELL_INPUTS", None)
     return found

@@ -9,9 +9,8 @@ from typing import Any
 
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
-from games.speaking import gettext
-
-from . import FragmentInputs
+from games.boards import FragmentInputs
+from games.push.speaking import gettext
 
 _escaped: dict[str, str] = {}
 _ESCAPED_KEPT = 8192

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines.dirty_money import cards as C
 from games.engines.dirty_money.payment import cheapest_payment
-from games.speaking import gettext as _
+from games.push.speaking import gettext as _
 
 SYMBOL = C.SYMBOLS
 CURRENCY_NAMES = {

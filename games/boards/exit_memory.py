@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from games.engines.exit_memory.tiles import TERMS
-from games.speaking import gettext as _
+from games.push.speaking import gettext as _
 
 ROTATION = {"N": 0, "E": 90, "S": 180, "W": 270}
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}

@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.boards import FragmentInputs
 from games.boards.common import escape_text, seat_name
 from games.engines.heist.constants import LOOT
-from games.speaking import gettext as _
+from games.push.speaking import gettext as _
 from games.templatetags.heist_tags import ROLE_NAMES, boss_card, hand_card, role_card, threat_cards
 from games.templatetags.hideout import action_button, action_fields, action_form_attrs, get, has_type, numbered, of_type
 
@@ -318,7 +318,7 @@ def _role_name(role: Any) -> str:
     return escape_text(ROLE_NAMES.get(str(role), role))
 
 
-# --- what each board fragment reads (games.fragment_memo): a panel is rendered again only when it changed
+# --- what each board fragment reads (games.push.fragment_memo): a panel is rendered again only when it changed
 
 
 def _hands(view: Mapping[str, Any], seat: Any) -> list[Any]:

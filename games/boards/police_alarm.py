@@ -13,8 +13,8 @@ from functools import cache
 from typing import Any
 
 from games.engines.police_alarm.constants import CIRCLE_CELL, MAP_ROWS, ROAD, START
-from games.speaking import gettext as _
-from games.speaking import ngettext
+from games.push.speaking import gettext as _
+from games.push.speaking import ngettext
 
 CELL = 10  # SVG units per map cell
 

@@ -13,9 +13,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.heist.constants import LOOT
-from games.speaking import current_language, ngettext
-
-from .hideout import named
+from games.push.speaking import current_language, ngettext
+from games.templatetags.hideout import named
 
 register = template.Library()
 

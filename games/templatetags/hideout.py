@@ -27,11 +27,12 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games import boards, fragment_memo
+from games import boards
 from games.boards import common as board_common
-from games.bounded import BoundedCache
 from games.engines.kept import KeptByIdentity
-from games.speaking import current_language
+from games.play.bounded_cache import BoundedCache
+from games.push import fragment_memo
+from games.push.speaking import current_language
 
 register = template.Library()
 
@@ -201,7 +202,7 @@ def _compact(nodelist: template.NodeList) -> template.NodeList:
 
 
 def render_language(context: template.Context | Mapping[str, Any]) -> str:
-    """The language ``context`` is rendered in: what games.presenter.match_context wrote in it (the
+    """The language ``context`` is rendered in: what games.push.presenter.match_context wrote in it (the
     current language when it was built), else the current language."""
     found = context.get("render_language")
     return found if isinstance(found, str) else current_language()
@@ -234,7 +235,7 @@ def _render_shared(
 ) -> SafeString:
     """The shared fragment ``name`` (``key_value``) from the spectator's context (a fragment's first
     viewer of a revision: each further one finds it in ``_shared``)."""
-    from games.presenter import public_context
+    from games.push.presenter import public_context
 
     public_values = public_context(match)
 
@@ -254,7 +255,7 @@ def _render_shared(
 
 def _new_context(context: template.Context, values: dict[str, Any]) -> template.Context:
     """``context.new(values)``: a context holding only ``values``, bound to the same template. For a
-    plain ``Context`` (a board's, :mod:`games.shell_memo`) made as its ``__copy__`` makes it,
+    plain ``Context`` (a board's, :mod:`games.push.shell_memo`) made as its ``__copy__`` makes it,
     without the ``copy`` module's general path (its three copies cost three quarters of it)."""
     if type(context) is not template.Context:
         return context.new(values)
@@ -289,13 +290,13 @@ class FragmentNode(template.Node):
     Its content must be one element whose id is the fragment's name. When the push code renders a
     board it passes a dict as ``fragments`` in the context; each fragment records its HTML there,
     so a socket can be sent only the fragments that changed since its last update
-    (:mod:`games.pushes`); the board then holds a placeholder in its place.
+    (:mod:`games.push.pushes`); the board then holds a placeholder in its place.
     ``{% fragment "name" key %}`` is one of a loop's: its name (and id) is ``name-key``. With
     ``{% fragment "name" key by_key %}`` it promises to read nothing of its loop but its key, as
     ``fragment_key`` (finding its item with it, e.g. ``board.players|with_seat:fragment_key``), so
-    that it can be rendered without its loop (a kept shell, :mod:`games.shell_memo`).
+    that it can be rendered without its loop (a kept shell, :mod:`games.push.shell_memo`).
     Fragments are never nested. A fragment whose game declares its inputs is rendered again only
-    when they changed for its viewer (:mod:`games.fragment_memo`); so is a shared one.
+    when they changed for its viewer (:mod:`games.push.fragment_memo`); so is a shared one.
     """
 
     def __init__(
@@ -311,7 +312,7 @@ class FragmentNode(template.Node):
         html = self._html(context, key_value, context)
         found = context.get("fragments")
         if isinstance(found, dict):
-            # Split mode (games.shell_memo): the fragment goes to the dict and the board keeps a
+            # Split mode (games.push.shell_memo): the fragment goes to the dict and the board keeps a
             # placeholder, so the board comes out as its shell with no search to cut it.
             name = self.fragment_name(key_value)
             found[name] = html
@@ -327,7 +328,7 @@ class FragmentNode(template.Node):
     def fragment_html(
         self, context: template.Context, key_value: Any, values: Mapping[str, Any] | None = None
     ) -> SafeString:
-        """The fragment alone, in ``context`` (the board's own: see :mod:`games.shell_memo`).
+        """The fragment alone, in ``context`` (the board's own: see :mod:`games.push.shell_memo`).
 
         ``values``: the same context as one plain dict, if the caller has it (a kept shell does): a
         kept fragment is found with a few lookups of it, cheaper than through the template
@@ -386,9 +387,9 @@ class SharedFragmentNode(FragmentNode):
 
 
 def kept_key(values: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The part of a kept fragment's key (:func:`games.fragment_memo.rendered`) that ``values`` (a
+    """The part of a kept fragment's key (:func:`games.push.fragment_memo.rendered`) that ``values`` (a
     viewer's context, with its match) give, before the fragment's name and loop key. One place for
-    both ways a kept fragment is found: :meth:`FragmentNode._html` and :mod:`games.shell_memo`."""
+    both ways a kept fragment is found: :meth:`FragmentNode._html` and :mod:`games.push.shell_memo`."""
     match = values["match"]
     return match.id, match.seed, render_language(values), kept_for(values)
 

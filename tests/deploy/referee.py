@@ -22,8 +22,8 @@ def setup() -> dict[str, Any]:
     from django.utils.crypto import get_random_string
     from django.utils.module_loading import import_string
 
-    from games import services
     from games.models import Seat
+    from games.play import services
 
     prefix = get_random_string(6).lower()
     users = []
@@ -40,7 +40,7 @@ def setup() -> dict[str, Any]:
         assert seat.user is not None
         store = store_class()
         store[SESSION_KEY] = str(seat.user.pk)
-        store[BACKEND_SESSION_KEY] = "games.auth.ProfileModelBackend"
+        store[BACKEND_SESSION_KEY] = "games.web.auth.ProfileModelBackend"
         store[HASH_SESSION_KEY] = seat.user.get_session_auth_hash()
         store.create()
         sessions[seat.number] = store.session_key
@@ -49,8 +49,8 @@ def setup() -> dict[str, Any]:
 
 def decide(match_id: int) -> dict[str, Any]:
     from games.models import Match
-    from games.services import waiting_seats
-    from games.store import load_state, rules_for
+    from games.play.services import waiting_seats
+    from games.play.store import load_state, rules_for
 
     match = Match.objects.get(pk=match_id)
     if match.status != Match.Status.ACTIVE:
@@ -82,9 +82,9 @@ def final(match_id: int) -> dict[str, Any]:
 def presence(match_id: int) -> dict[str, Any]:
     """Each seat's open-socket count, before and after a presence sweep run as if the records left by
     sockets that stopped beating had gone stale (issue 9, item 5)."""
-    from games import clock
-    from games import presence as presence_module
     from games.models import Seat
+    from games.play import clock
+    from games.sockets import presence as presence_module
 
     def counts() -> dict[int, int]:
         return dict(Seat.objects.filter(match_id=match_id).values_list("number", "open_sockets"))

@@ -477,7 +477,7 @@ def test_a_player_and_two_bots_play_to_the_end(live_site: LiveSite, browser: Any
         assert stale <= MAX_HEISTS * 2, f"{stale} refused moves"
         if live_site.redis:
             worker = next(p for p in live_site.procs if p.name == "celery-worker")
-            assert "games.tasks.advance_match[" in worker.text(), "the worker ran no advance_match task"
+            assert "games.background.tasks.advance_match[" in worker.text(), "the worker ran no advance_match task"
     finally:
         host.context.close()
 

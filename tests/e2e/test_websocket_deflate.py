@@ -1,7 +1,7 @@
 """The real daphne deflates its WebSocket pushes when the client offers it, as every browser does.
 
 A push is rendered HTML (a bridge_race board is ~58 KB); permessage-deflate (RFC 7692) makes it
-several times smaller on the wire (config/wscompress.py). This connects to the site's daphne as a
+several times smaller on the wire (games/runtime/wscompress.py). This connects to the site's daphne as a
 signed-in player, the way a browser does, and checks the handshake and the first push.
 """
 
@@ -25,13 +25,13 @@ SETUP = """
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.utils.module_loading import import_string
-from games import services
+from games.play import services
 
 user = get_user_model().objects.create_user("deflate", "deflate@example.com", "a-long-secret-9")
 match = services.do_create_match(user, "heist", 4, {}, 3600)
 store = import_string(settings.SESSION_ENGINE + ".SessionStore")()
 store[SESSION_KEY] = str(user.pk)
-store[BACKEND_SESSION_KEY] = "games.auth.ProfileModelBackend"
+store[BACKEND_SESSION_KEY] = "games.web.auth.ProfileModelBackend"
 store[HASH_SESSION_KEY] = user.get_session_auth_hash()
 store.create()
 print(match.pk, store.session_key)

@@ -11,11 +11,11 @@ from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from games import services
 from games.engines.base import SYSTEM
 from games.engines.registry import get_rules
 from games.models import Match
-from games.store import load_state, rules_for
+from games.play import services
+from games.play.store import load_state, rules_for
 
 
 def started_match(

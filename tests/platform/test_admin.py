@@ -9,8 +9,8 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import ChatMessage, Match, MatchEvent, Seat
+from games.play import services
 
 from .helpers import started_match
 
@@ -126,9 +126,9 @@ def test_item10_the_match_page_shows_the_log_readable_and_a_page_at_a_time(moder
     import html
     import random
 
-    from games.admin_log import EVENTS_PER_PAGE, readable_lines
     from games.engines.base import SYSTEM
-    from games.store import load_state, rules_for
+    from games.moderation.event_log import EVENTS_PER_PAGE, readable_lines
+    from games.play.store import load_state, rules_for
 
     match, _ = started_match(make_user, "bridge_race", 3)
     rules, rng = rules_for(match), random.Random(3)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from games import services, store
-from games.archive import export_match, import_match
 from games.models import Match
+from games.play import services, store
+from games.play.archive import export_match, import_match
 
 from .helpers import choose_all, started_match
 

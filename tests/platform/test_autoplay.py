@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from games import autoplay, services, tasks
+from games.background import autoplay, tasks
 from games.models import Match, MatchEvent
+from games.play import services
 
 from . import test_worker
 from .test_worker import ROOT, redis_url, require_redis, worker_env
@@ -105,7 +106,7 @@ def test_item7_fault_killed_worker_bot_moves_within_one_sweep_of_restart(
     # dies at once: published (so marked as on its way), then never run.
     script = (
         "import django; django.setup()\n"
-        "from games import autoplay, services, tasks\n"
+        "from games.background import autoplay, tasks\nfrom games.play import services\n"
         "tasks.advance_match.delay = lambda match_id, version: autoplay.mark_queued(match_id)\n"
         f"services.do_start_match({match.pk}, None)\n"
     )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from games import speculation
-from games.bounded import BoundedCache
+from games.play import render_ahead as speculation
+from games.play.bounded_cache import BoundedCache
 
 
 def test_the_least_recently_stored_or_read_entry_is_dropped_first() -> None:

@@ -14,7 +14,7 @@ from django.template import Context, Template
 
 from games.boards.bridge_race.panels import _Forms, _resolve, _shots
 from games.models import Match
-from games.speaking import speaking
+from games.push.speaking import speaking
 from games.templatetags import hideout
 
 from .helpers import started_match
@@ -120,7 +120,7 @@ def test_the_sections_of_a_random_race_are_drawn_as_their_templates_drew_them(
     make_user: Any, players: int, language: str
 ) -> None:
     """Over a random race, every acting seat's dice resolution and shots, from its own board model."""
-    from games.presenter import match_context
+    from games.push.presenter import match_context
 
     match, users = started_match(make_user, "bridge_race", players, seed=f"sections-{players}")
     rng = random.Random(f"sections-{players}-{language}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.template import Context, Template
 
-from games.speaking import speaking
+from games.push.speaking import speaking
 
 
 def status(view: dict[str, Any], board: dict[str, Any], seat: int | None) -> str:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from games import services, store
 from games.models import Match, MatchEvent, Seat
+from games.play import services, store
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,8 +53,8 @@ def test_a_human_turn_waits_and_is_marked_your_turn(make_user: Any) -> None:
 
 def test_r89_the_seats_that_wait_share_the_spectators_view_and_the_seat_to_act_has_its_own(make_user: Any) -> None:
     """The views are public (R-89): a push builds the spectator's view once for the seats that wait."""
-    from games.presenter import match_context
-    from games.store import rules_for
+    from games.play.store import rules_for
+    from games.push.presenter import match_context
 
     match = human_race(make_user)
     spectator = match_context(match, None)["view"]

@@ -28,16 +28,16 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.boards.bridge_race import board_context
 from games.engines.base import DecideContext
 from games.engines.bridge_race import RULES
 from games.engines.bridge_race.state import Prompt
 from games.engines.bridge_race.view import view as engine_view
 from games.models import Match
-from games.presenter import match_context
-from games.store import load_state
-from games.views import parse_payload
+from games.play import services
+from games.play.store import load_state
+from games.push.presenter import match_context
+from games.web.views import parse_payload
 from tests.engines.bridge_race.helpers import scenario, turn_of, with_turn
 
 from .helpers import started_match
@@ -565,7 +565,7 @@ def test_r89_while_a_race_runs_every_seat_reads_each_event_as_a_spectator_does()
     lines of every event are the spectator's (the pushes share one kept log for all seats:
     ``presenter._log_key``); an event's secret (the piles' order) is nobody's."""
     from games.engines.base import SYSTEM
-    from games.presenter import event_for
+    from games.push.presenter import event_for
 
     rng = random.Random("r89-log")
     state = RULES.initial(5, {"mode": "standard", "time_limit": 60})
@@ -610,8 +610,8 @@ def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inp
     dashboards' fragments then find their inputs' digests by identity; equal inputs whose pickles
     differ, an object shared in one and copied in the other, are built again, which is rare)."""
     from games.boards.bridge_race import model as board_model
-    from games.bounded import BoundedCache
-    from games.speaking import speaking
+    from games.play.bounded_cache import BoundedCache
+    from games.push.speaking import speaking
 
     names = {i: f"Player <{i + 1}>" for i in range(4)}
     reused = unchanged = 0
@@ -640,8 +640,8 @@ def test_the_bridges_objects_and_piles_are_drawn_again_only_when_they_changed_r8
     with nothing kept, and a move that left every object, pile, name and character as it was finds
     the same drawing (the cars, which move, are not part of it)."""
     from games.boards.bridge_race import model as board_model
-    from games.bounded import BoundedCache
-    from games.speaking import speaking
+    from games.play.bounded_cache import BoundedCache
+    from games.push.speaking import speaking
 
     layer_keys = ("objects", "piles", "svg_objects", "svg_piles")
     names = {i: f"Player <{i + 1}>" for i in range(4)}
@@ -673,8 +673,8 @@ def test_the_cars_and_the_shop_are_built_again_only_when_what_they_show_changed_
     race in both languages a model's cars and shop equal those built with nothing kept, and a move
     that left every car (or the shop) as it was finds the same objects."""
     from games.boards.bridge_race import model as board_model
-    from games.bounded import BoundedCache
-    from games.speaking import speaking
+    from games.play.bounded_cache import BoundedCache
+    from games.push.speaking import speaking
 
     car_keys = ("cars", "off_cars", "svg_cars")
     names = {i: f"Player <{i + 1}>" for i in range(4)}
@@ -711,7 +711,7 @@ def test_the_viewers_own_car_is_marked_by_the_stylesheet(make_user: Any) -> None
     """The cars' layer is the same for every viewer (a fragment drawn once per move for all): the
     viewer's own car is marked by bridge_race.css, from the board's ``data-seat`` (check_board) and
     the car's id, for every seat a race can have."""
-    from games import pushes
+    from games.push import pushes
 
     match, by_seat = started_match(make_user, "bridge_race", RULES.max_players)
     rng = random.Random(7)
@@ -733,9 +733,9 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
     languages each get their own words, and the language is not left pinned after a build."""
     from django.utils import translation
 
-    from games import speaking
     from games.boards.bridge_race import model as board_model
     from games.boards.bridge_race.words import STATUS_NAMES
+    from games.push import speaking
 
     state = RULES.initial(4, {"mode": "standard", "time_limit": 60})
     names = {i: f"Player {i + 1}" for i in range(4)}

@@ -21,11 +21,11 @@ SERVER = "redis://127.0.0.1:6379/7"
 def test_the_layer_in_settings_is_the_one_that_decodes_once() -> None:
     from django.conf import settings
 
-    configured = {"BACKEND": "games.channel_layer.SharedDecodeChannelLayer"}
+    configured = {"BACKEND": "games.runtime.channel_layer.SharedDecodeChannelLayer"}
     # The embedded default (no REDIS_URL) keeps an in-memory layer; with Redis it is this one.
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] in (
         configured["BACKEND"],
-        "games.channel_layer.LoopInMemoryChannelLayer",
+        "games.runtime.channel_layer.LoopInMemoryChannelLayer",
     )
     if os.environ.get("REDIS_URL"):
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == configured["BACKEND"]
@@ -37,7 +37,7 @@ def test_a_group_message_is_decoded_once_for_every_member_channel_of_the_process
 
 
 async def _decoded_once() -> None:
-    from games.channel_layer import SharedDecodeChannelLayer
+    from games.runtime.channel_layer import SharedDecodeChannelLayer
 
     layer = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-decode-once")
     decodes: list[Any] = []
@@ -75,7 +75,7 @@ def test_a_moves_messages_reach_the_writers_own_sockets_once_without_redis_and_t
 
 
 async def _delivered_here_and_elsewhere() -> None:
-    from games.channel_layer import SharedDecodeChannelLayer
+    from games.runtime.channel_layer import SharedDecodeChannelLayer
 
     # Two processes' layers: the writer's ("here") and another daphne's ("elsewhere").
     here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-deliver-here")
@@ -97,7 +97,7 @@ async def _delivered_here_and_elsewhere() -> None:
                 await layer.group_add(group, channel)
         await asyncio.sleep(0.2)
         message = {"type": "seats.update", "seats": [{"seat": 1, "html": "<p>news</p>"}]}
-        # As games.broadcaster does from a writer thread: this process's loop delivers to its
+        # As games.push.broadcaster does from a writer thread: this process's loop delivers to its
         # sockets, then publishes for the others'.
         assert await asyncio.to_thread(here.hand_over, [(group, message)])
         heard_here = [await asyncio.wait_for(here.receive(channel), timeout=5) for channel in mine]
@@ -124,7 +124,7 @@ def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_threa
     no publishing thread wakes beside it; a process with no sockets (a Celery worker) publishes
     from its background loop as before."""
     require_redis(SERVER, "channel layer Redis test")
-    from games import broadcaster
+    from games.push import broadcaster
 
     background_used: list[bool] = []
     real_background = broadcaster._background_loop
@@ -138,8 +138,8 @@ def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_threa
 
 
 async def _published_by_the_sockets_loop(monkeypatch: pytest.MonkeyPatch, background_used: list[bool]) -> None:
-    from games import broadcaster
-    from games.channel_layer import SharedDecodeChannelLayer
+    from games.push import broadcaster
+    from games.runtime.channel_layer import SharedDecodeChannelLayer
 
     here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-hand-over")
     elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-hand-over")
@@ -170,10 +170,10 @@ async def _published_by_the_sockets_loop(monkeypatch: pytest.MonkeyPatch, backgr
 def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Without Redis a live game's timer (games.livetimers) pushes from a thread of no loop's: the
+    """Without Redis a live game's timer (games.background.livetimers) pushes from a thread of no loop's: the
     consumers' loop, asleep in its selector, must wake for it, not when something else wakes it."""
-    from games import broadcaster
-    from games.channel_layer import LoopInMemoryChannelLayer
+    from games.push import broadcaster
+    from games.runtime.channel_layer import LoopInMemoryChannelLayer
 
     layer = LoopInMemoryChannelLayer()
     monkeypatch.setattr(broadcaster, "get_channel_layer", lambda: layer)
@@ -195,7 +195,7 @@ def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_
 @contextlib.asynccontextmanager
 async def _two_processes(prefix: str) -> AsyncIterator[tuple[Any, Any]]:
     """Two processes' layers on one Redis: the writer's ("here") and another daphne's ("elsewhere")."""
-    from games.channel_layer import SharedDecodeChannelLayer
+    from games.runtime.channel_layer import SharedDecodeChannelLayer
 
     here = SharedDecodeChannelLayer(hosts=[SERVER], prefix=prefix)
     elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix=prefix)

@@ -12,8 +12,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import services
-from games.routing import websocket_urlpatterns
+from games.play import services
+from games.sockets.routing import websocket_urlpatterns
 
 from .helpers import choose_all, started_match
 
@@ -181,7 +181,7 @@ async def test_lobby_changes_and_abort_are_pushed(make_user: Any) -> None:
 
 async def test_player_sockets_forward_what_the_writer_rendered(make_user: Any, monkeypatch: Any) -> None:
     """A player's socket forwards its seat's partials without rendering (or querying) itself."""
-    from games.consumers import MatchConsumer
+    from games.sockets.consumers import MatchConsumer
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     sockets = {seat: await connect(user, match.pk) for seat, user in by_seat.items()}
@@ -278,7 +278,7 @@ async def test_a_players_pushes_are_compressed_only_when_they_hold_no_secret(
     """A secret compressed beside text another player chose leaks through the size (BREACH): a heist
     board holds its player's role, so it goes uncompressed; a bridge_race board holds nothing
     hidden (R-89). A spectator's pushes never hold a secret."""
-    from config.wscompress import DEFLATE
+    from games.runtime.wscompress import DEFLATE
 
     match, by_seat = await sync_to_async(started_match)(make_user, game, players)
     spectator = await sync_to_async(make_user)()
@@ -355,12 +355,12 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered(make_use
 async def test_a_move_whose_database_connection_was_lost_is_written_once_on_a_new_one(
     make_user: Any, monkeypatch: Any
 ) -> None:
-    """The writer threads keep their connections (games.writers); one that PostgreSQL ended fails the
+    """The writer threads keep their connections (games.play.writers); one that PostgreSQL ended fails the
     next move on it. That move is tried once more on a new connection, and its key keeps a move that
     was written before the loss from being applied twice."""
     from django.db import OperationalError
 
-    from games import consumers
+    from games.sockets import consumers
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     mine = await connect(by_seat[0], match.pk)
@@ -430,7 +430,8 @@ async def test_a_stale_socket_move_gets_the_fresh_board_then_the_refusal(make_us
 async def test_a_stale_move_is_answered_after_the_push_that_made_it_stale(make_user: Any, monkeypatch: Any) -> None:
     """The board that made my move stale reaches my socket first, then the refusal; my socket waits
     for the writer's push of it instead of rendering that board itself."""
-    from games import consumers, pushes
+    from games.push import pushes
+    from games.sockets import consumers
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     await sync_to_async(choose_all)(match)
@@ -464,7 +465,8 @@ async def test_a_stale_move_is_answered_after_the_push_that_made_it_stale(make_u
 async def test_a_stale_move_whose_board_never_comes_gets_it_rendered_then_the_refusal(
     make_user: Any, monkeypatch: Any
 ) -> None:
-    from games import consumers, pushes
+    from games.push import pushes
+    from games.sockets import consumers
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     await sync_to_async(choose_all)(match)

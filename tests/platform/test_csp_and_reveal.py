@@ -11,8 +11,8 @@ from django.contrib.admin.models import LogEntry
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import MatchEvent
+from games.play import services
 
 from .helpers import started_match
 from .test_moderator_users import moderators_group

@@ -18,13 +18,13 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.engines.base import SYSTEM
 from games.engines.dirty_money import RULES
 from games.engines.dirty_money.cards import PLACEMENTS
 from games.engines.dirty_money.state import State
 from games.models import Match
-from games.store import load_state
+from games.play import services
+from games.play.store import load_state
 
 from .helpers import started_match
 from .watch import search_every_message

@@ -13,12 +13,12 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.engines.base import SYSTEM
 from games.engines.exit_memory import RULES
 from games.engines.exit_memory.state import CHAIN, EXTRA, TURN, State
 from games.models import Match
-from games.store import load_state
+from games.play import services
+from games.play.store import load_state
 
 from .helpers import started_match, state_of
 from .watch import search_every_message

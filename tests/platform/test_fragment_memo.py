@@ -1,4 +1,4 @@
-"""Board fragments are rendered again only when their declared inputs changed (games.fragment_memo)."""
+"""Board fragments are rendered again only when their declared inputs changed (games.push.fragment_memo)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from django.utils.safestring import SafeString, mark_safe
 
-from games import fragment_memo, pushes, services
+from games.play import services
+from games.push import fragment_memo, pushes
 from games.templatetags import hideout
 
 from .helpers import collector_off, started_match
@@ -147,7 +148,7 @@ def test_a_bridge_race_move_renders_only_the_dashboards_it_changed(
 ) -> None:
     """A car chosen changes its chooser's dashboard and the next chooser's (now acting), not the third's;
     a dashboard is a shared fragment, rendered once for every viewer, its own player's too."""
-    from games.store import load_state, rules_for
+    from games.play.store import load_state, rules_for
 
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
     match, by_seat = started_match(make_user, "bridge_race", 3)
@@ -255,7 +256,7 @@ def test_the_spectators_context_of_shared_fragments_is_kept_per_language(make_us
     from a context worded in Chinese, not from the one the first (English) seat's push built."""
     from django.utils import translation
 
-    from games.presenter import public_context
+    from games.push.presenter import public_context
 
     match, _by_seat = started_match(make_user, "heist", 3)
     with translation.override("en"):

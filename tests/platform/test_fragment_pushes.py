@@ -16,8 +16,9 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-from games import guarded, pushes, services
 from games.models import Match
+from games.play import guarded, services
+from games.push import pushes
 
 from .helpers import random_move, started_match
 from .pagesim import Page, normal, spans
@@ -86,7 +87,7 @@ async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
     make_user: Any, game: str, players: int, moves: int, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On PostgreSQL most of these pushes are rendered while their write is on the wire
-    (games.speculation): the pages check those too, and the test that some were."""
+    (games.play.render_ahead): the pages check those too, and the test that some were."""
     real_publish = pushes.publish
     sent_ahead: list[bool] = []
 
@@ -219,7 +220,7 @@ def record_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int | None, dict
     """What every consumer sends its client from now on: (its seat, the message, marked for compression)."""
     import json
 
-    from games.consumers import MatchConsumer
+    from games.sockets.consumers import MatchConsumer
 
     sent: list[tuple[int | None, dict[str, Any], bool]] = []
     real_send_text = MatchConsumer._send_text
@@ -286,7 +287,7 @@ async def test_a_bridge_race_diffs_shared_part_is_the_same_message_for_every_sea
     """Issue 8 (server CPU per move): bridge_race's bridge layers and dashboards are shared fragments.
     A diff sends them first, in a ``part`` marked for compression that is the same text for every
     seat whose page showed the same board, so that a process compresses it once for all of them
-    (config.wscompress.deflate); each seat's ``update`` after it holds only the rest."""
+    (games.runtime.wscompress.deflate); each seat's ``update`` after it holds only the rest."""
     import json
 
     sent = record_sends(monkeypatch)

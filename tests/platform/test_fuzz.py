@@ -145,7 +145,7 @@ def test_item4_a_time_limit_that_would_overflow_the_column_is_refused(make_user:
 @settings(max_examples=400, deadline=None)
 def test_a_typeable_text_has_no_control_character_but_tab_and_line_breaks_and_no_surrogate(text: str) -> None:
     """payloads.typeable (one regular expression) says what the character rule says, character by character."""
-    from games.payloads import typeable
+    from games.play.payloads import typeable
 
     rule = all((ord(c) >= 32 or c in "\t\n\r") and not 0xD800 <= ord(c) <= 0xDFFF for c in text)
     assert typeable(text) is rule

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import services
 from games.engines.heist.constants import LOOT
 from games.models import Match
-from games.presenter import log_lines
+from games.play import services
+from games.push.presenter import log_lines
 from games.templatetags.heist_tags import loot_names
 
 from .helpers import started_match, state_of
@@ -156,7 +156,7 @@ def test_a_secret_events_line_is_worded_for_its_owner_alone(make_user: Any) -> N
     """A push words each new event once per way of seeing it, on the one match object every seat's
     board is rendered from: the chooser's line names the role, the others' lines do not."""
     from games.models import Match
-    from games.presenter import prefetch_log
+    from games.push.presenter import prefetch_log
 
     match, _ = started_match(make_user)
     chosen = services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]}).version
@@ -173,7 +173,7 @@ def test_the_offer_form_is_a_fragment_of_its_own_that_a_commit_leaves_alone(make
     """A commit changes the committing player's actions (no more "stay or withdraw") but not the
     offer form, which stands for every offer (R-22, R-24: only a fully withdrawn player stops making
     them): the push after it re-sends the actions panel and not the form."""
-    from games import pushes
+    from games.push import pushes
 
     match, by_seat = started_match(make_user)
     for seat, role in enumerate(["THUG", "DRIVER", "GOON", "THUG"]):
@@ -195,7 +195,7 @@ def test_the_offer_form_is_a_fragment_of_its_own_that_a_commit_leaves_alone(make
 def test_cards_are_drawn_once_per_language_and_what_they_show() -> None:
     """heist_tags keeps each card it draws per language and what the card shows: a kept card is the
     one a fresh drawing gives, in the language asked, and a change of what it shows draws it again."""
-    from games import speaking
+    from games.push import speaking
     from games.templatetags import heist_tags
 
     heist_tags._drawn.clear()
@@ -224,7 +224,7 @@ def play_one(match: Match, rng: Any, pick: Any) -> None:
     """One step of a random heist: a move ``pick(rules, state, seat)`` chooses for a seat that may
     act (the server's own step for SYSTEM), or the time-out it waits for when nobody may act."""
     from games.engines.base import SYSTEM
-    from games.store import load_state, rules_for
+    from games.play.store import load_state, rules_for
 
     rules, state = rules_for(match), load_state(match)
     actors = sorted(rules.actors(state))
@@ -253,8 +253,8 @@ def test_the_seat_panels_written_in_python_are_the_templates_byte_for_byte(make_
     from django.template import Context, Template
 
     from games.boards.heist import seat_panel
-    from games.presenter import match_context
-    from games.speaking import speaking
+    from games.push.presenter import match_context
+    from games.push.speaking import speaking
     from games.templatetags import hideout
 
     # "Not fooled again": a later heist's panels show the roles each seat played in the one before.
@@ -297,8 +297,8 @@ def test_the_action_panels_written_in_python_are_the_templates_byte_for_byte(
     from django.template import Context, Template
 
     from games.boards.heist import action_panel
-    from games.presenter import match_context
-    from games.speaking import speaking
+    from games.push.presenter import match_context
+    from games.push.speaking import speaking
     from games.templatetags import hideout
 
     match, users = started_match(make_user, "heist", players, options={"no_repeat": True})

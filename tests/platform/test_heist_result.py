@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import services
 from games.engines.base import Event
 from games.engines.registry import get_rules
 from games.models import Match
-from games.presenter import event_for, score_text
+from games.play import services
+from games.push.presenter import event_for, score_text
 
 from .helpers import started_match, state_of
 

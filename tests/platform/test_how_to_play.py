@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engines.registry import available
-from games.guides import GUIDES
+from games.web.guides import GUIDES
 
 from .helpers import started_match
 

@@ -10,7 +10,7 @@ from typing import Any, cast
 import pytest
 
 from config.limits import HttpConcurrencyLimit
-from games.cache import SharedRedisCache
+from games.runtime.redis_cache import SharedRedisCache
 
 
 def run_in_own_thread(coroutine: Any) -> None:
@@ -63,7 +63,7 @@ def test_cache_objects_share_one_redis_client(location: str) -> None:
 def test_websocket_pushes_are_deflated_with_small_per_socket_memory() -> None:
     from autobahn.websocket.compress import PerMessageDeflateOffer
 
-    from config import wscompress
+    from games.runtime import wscompress
 
     offer = PerMessageDeflateOffer(accept_no_context_takeover=True, accept_max_window_bits=True)
     accepted = wscompress.accept([offer])
@@ -82,7 +82,7 @@ def test_daphne_builds_its_websocket_factory_with_compression() -> None:
     import daphne.server
 
     import config.asgi  # noqa: F401  (the daphne command imports it before starting the server)
-    from config import wscompress
+    from games.runtime import wscompress
 
     assert daphne.server.WebSocketFactory is wscompress.CompressingWebSocketFactory
     factory = daphne.server.WebSocketFactory(None)
@@ -95,7 +95,7 @@ def test_daphnes_deflate_compresses_at_our_level_and_any_client_inflates_it() ->
     from autobahn.websocket.compress import PERMESSAGE_COMPRESSION_EXTENSION, PerMessageDeflateOffer
 
     import config.asgi  # noqa: F401  (installs it, as when daphne starts)
-    from config import wscompress
+    from games.runtime import wscompress
 
     offer = PerMessageDeflateOffer(accept_no_context_takeover=True, accept_max_window_bits=True)
     accepted = wscompress.accept([offer])
@@ -123,7 +123,7 @@ def test_a_message_sent_alike_to_many_sockets_is_compressed_once(monkeypatch: py
     from autobahn.websocket.compress import PerMessageDeflateOffer
 
     import config.asgi  # noqa: F401  (installs it, as when daphne starts)
-    from config import wscompress
+    from games.runtime import wscompress
 
     compressions: list[int] = []
     real_compressobj = zlib.compressobj
@@ -165,7 +165,7 @@ def test_daphne_compresses_only_the_messages_marked_as_holding_no_secret(
 ) -> None:
     from autobahn.websocket import protocol as autobahn_protocol
 
-    from config.wscompress import DEFLATE, SelectiveDeflateProtocol
+    from games.runtime.wscompress import DEFLATE, SelectiveDeflateProtocol
 
     sent = []
     monkeypatch.setattr(
@@ -205,7 +205,7 @@ def _protocol_on(ours: Any, *, closing: bool = False) -> tuple[Any, Any, _Reacto
     from autobahn.websocket import protocol as autobahn_protocol
     from twisted.internet import tcp
 
-    from config.wscompress import SelectiveDeflateProtocol
+    from games.runtime.wscompress import SelectiveDeflateProtocol
 
     ours.setblocking(False)
     proto = SelectiveDeflateProtocol()
@@ -293,7 +293,7 @@ def test_what_a_full_socket_does_not_take_waits_for_the_reactor_and_later_frames
 def test_a_read_goes_to_the_frame_parser_without_formatting_a_debug_line(monkeypatch: pytest.MonkeyPatch) -> None:
     from autobahn.twisted import websocket as autobahn_twisted
 
-    from config.wscompress import SelectiveDeflateProtocol
+    from games.runtime.wscompress import SelectiveDeflateProtocol
 
     def formatted(*_: object) -> str:
         raise AssertionError("a debug line's arguments were formatted")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from games import latency_trace
+from games.play import latency_trace
 
 
 def test_a_trace_is_written_only_to_the_folder_it_was_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

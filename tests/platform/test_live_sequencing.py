@@ -11,10 +11,11 @@ import channels.consumer
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import livesocket, services
-from games.consumers import MatchConsumer
 from games.models import Match, MatchEvent
-from games.store import load_state
+from games.play import services
+from games.play.store import load_state
+from games.sockets import livesocket
+from games.sockets.consumers import MatchConsumer
 
 from . import test_police_alarm_site as site
 from .test_consumers import connect

@@ -1,4 +1,4 @@
-"""Live games' timers and bots fire on time (games.livetimers), through the one write path."""
+"""Live games' timers and bots fire on time (games.background.livetimers), through the one write path."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from games import clock, livetimers, services
+from games.background import livetimers
 from games.engines.base import SYSTEM
 from games.engines.registry import get_rules
 from games.models import Match
-from games.store import load_state, rules_for
+from games.play import clock, services
+from games.play.store import load_state, rules_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.models import Match
-from games.presenter import LOG_LINES, forget_log_cache, log_lines
+from games.push.presenter import LOG_LINES, forget_log_cache, log_lines
 
 from .helpers import started_match
 from .test_fragment_pushes import random_move

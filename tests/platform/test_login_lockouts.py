@@ -11,7 +11,7 @@ from axes.models import AccessAttempt
 from django.core.cache import cache
 from django.test import Client
 
-from games.clientip import client_address
+from games.web.clientip import client_address
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-secret-9"

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.template import Context, Template
 
-from games.speaking import speaking
+from games.push.speaking import speaking
 
 
 def panel(**context: Any) -> str:

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.presenter import duration_text
+from games.play import services
+from games.push.presenter import duration_text
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def test_item5_durations_read_as_words(seconds: int, text: str) -> None:
 def test_item9_the_site_is_named_hideout_and_follows_site_url(settings: Any) -> None:
     from django.contrib.sites.models import Site
 
-    from games.sitename import sync_site
+    from games.web.sitename import sync_site
 
     settings.SITE_URL = "http://127.0.0.1:8101"
     sync_site()

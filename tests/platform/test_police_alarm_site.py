@@ -1,6 +1,6 @@
 """police_alarm on the site: live inputs over the socket, JSON pushes, connections, secrets (issue 13).
 
-The server's clock is a test clock here (``games.clock.now``), so that a countdown can pass without
+The server's clock is a test clock here (``games.play.clock.now``), so that a countdown can pass without
 waiting: the socket stamps each input with it on arrival (T-1).
 """
 
@@ -17,10 +17,11 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import clock, livesocket, services
 from games.boards import police_alarm as board
 from games.models import Match, MatchEvent
-from games.store import load_state
+from games.play import clock, services
+from games.play.store import load_state
+from games.sockets import livesocket
 
 from .helpers import started_match
 from .test_consumers import connect
@@ -57,8 +58,8 @@ def test_V3_W10_the_lobby_names_the_player_each_seat_choice_follows(make_user: A
     at the start, and the choices follow those players (V-3, W-10)."""
     from django.utils import translation
 
-    from games.presenter import option_rows, seat_names
-    from games.store import rules_for
+    from games.play.store import rules_for
+    from games.push.presenter import option_rows, seat_names
 
     host, guest = make_user(), make_user()
     options = {"variant": "young", "first": "1", "step_ms_0": "300"}

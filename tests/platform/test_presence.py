@@ -11,8 +11,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core import mail
 
-from games import clock, presence, tasks
+from games.background import tasks
 from games.models import Presence, Seat
+from games.play import clock
+from games.sockets import presence
 
 from .helpers import started_match
 from .test_consumers import connect

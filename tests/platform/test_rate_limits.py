@@ -11,8 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import ratelimit, services
 from games.models import ChatMessage, Match
+from games.play import services
+from games.web import ratelimit
 
 from .helpers import started_match
 

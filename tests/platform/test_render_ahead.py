@@ -1,4 +1,4 @@
-"""A move's pushes rendered while its write is on the wire (games.speculation), on PostgreSQL.
+"""A move's pushes rendered while its write is on the wire (games.play.render_ahead), on PostgreSQL.
 
 The render is kept only when the write confirms the revision and the seats it was rendered for;
 otherwise it is dropped, leaves nothing in the process's caches, and the pushes are rendered after
@@ -16,10 +16,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import guarded, presenter, pushes, services, speculation, store
-from games.bounded import BoundedCache
 from games.models import Match, Seat
-from games.presenter import forget_log_cache, log_lines
+from games.play import guarded, services, store
+from games.play import render_ahead as speculation
+from games.play.bounded_cache import BoundedCache
+from games.push import presenter, pushes
+from games.push.presenter import forget_log_cache, log_lines
 
 from .helpers import random_move, started_match
 

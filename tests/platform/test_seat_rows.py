@@ -1,4 +1,4 @@
-"""The seats with their players (games.seat_rows): the same instances as Django's query, read fresh each time."""
+"""The seats with their players (games.play.seat_rows): the same instances as Django's query, read fresh each time."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.db.models import Model, signals
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import seat_rows
 from games.models import Profile, Seat
+from games.play import seat_rows
 
 from .helpers import collector_off, started_match
 
@@ -115,7 +115,8 @@ def test_seat_names_are_kept_per_language_and_read_again_for_new_seats(make_user
     part of what it is kept for, and a push that hands the match new seat rows gets their names."""
     from django.utils import translation
 
-    from games import presenter, services
+    from games.play import services
+    from games.push import presenter
 
     match, players = started_match(make_user, players=3)
     services.do_replace_with_bot(match.pk, 1)

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from games import services, store
 from games.engines.base import SYSTEM
 from games.models import ActionReceipt, Match, MatchEvent, Seat
+from games.play import services, store
 
 from .helpers import choose_all, started_match, state_of
 
@@ -185,7 +185,7 @@ def test_a_process_reads_a_matchs_chat_once_per_chat_version(make_user: Any) -> 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.presenter import chat_rows
+    from games.push.presenter import chat_rows
 
     match, _ = started_match(make_user)
     services.do_post_chat(match.pk, 0, "first")

@@ -1,4 +1,4 @@
-"""A board's shell is kept per viewer and reused while its declared inputs hold (games.shell_memo)."""
+"""A board's shell is kept per viewer and reused while its declared inputs hold (games.push.shell_memo)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.template import Context, Template
 
-from games import fragment_memo, pushes, services, shell_memo
+from games.play import services
+from games.push import fragment_memo, pushes, shell_memo
 
 from .helpers import started_match
 
@@ -66,7 +67,7 @@ def test_a_kept_board_binds_its_template_only_for_a_fragment_it_renders(
     (bridge_race declares the inputs of every plain fragment); one whose inputs changed renders
     it in the board's bound context, as a walk does, and the boards are the ones a walk gives."""
     from games.engines.registry import get_rules
-    from games.store import load_state
+    from games.play.store import load_state
 
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check renders every kept fragment again
     match, by_seat = started_match(make_user, "bridge_race", 3, seed="kept-board")

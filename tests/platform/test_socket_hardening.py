@@ -9,8 +9,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import ratelimit
 from games.models import ChatMessage, MatchEvent
+from games.web import ratelimit
 
 from .helpers import started_match
 from .test_consumers import act, answer_to, as_user, connect
@@ -49,7 +49,7 @@ async def test_item3_a_deactivated_user_is_cut_off_within_a_second(make_user: An
 
 async def test_item3_a_socket_opened_by_an_inactive_user_cannot_act(make_user: Any) -> None:
     """The write path checks the user again: a socket whose revocation was missed writes nothing."""
-    from games.consumers import MatchConsumer
+    from games.sockets.consumers import MatchConsumer
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     user = by_seat[0]

@@ -1,4 +1,4 @@
-"""The language a push renders in (games.speaking): what Django says, known without asking it."""
+"""The language a push renders in (games.push.speaking): what Django says, known without asking it."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games import pushes, services
 from games.models import Seat
-from games.speaking import current_language, speaking
+from games.play import services
+from games.push import pushes
+from games.push.speaking import current_language, speaking
 
 from .helpers import started_match
 
@@ -68,7 +69,7 @@ def test_a_move_reaches_each_seat_in_its_players_language(make_user: Any, monkey
     Seat.objects.filter(match=match).update(open_sockets=1)
     sent: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(pushes.broadcaster, "send_many", lambda messages: sent.extend(messages))
-    from games.store import load_state, rules_for
+    from games.play.store import load_state, rules_for
 
     match.refresh_from_db()
     state = load_state(match)
@@ -89,11 +90,11 @@ def test_a_move_reaches_each_seat_in_its_players_language(make_user: Any, monkey
 
 
 def test_kept_translations_are_djangos_in_each_language_and_bounded(monkeypatch: Any) -> None:
-    """games.speaking.gettext/ngettext keep Django's answer per language: the same text Django gives,
+    """games.push.speaking.gettext/ngettext keep Django's answer per language: the same text Django gives,
     in the language active when asked, and no more than TRANSLATIONS_KEPT of them."""
     from django.utils import translation
 
-    from games import speaking
+    from games.push import speaking
 
     monkeypatch.setattr(speaking, "_translated", {})
     message = "You are watching this match."

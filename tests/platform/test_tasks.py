@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from games import clock, services, tasks
+from games.background import tasks
 from games.models import Match, MatchEvent, Presence, Seat
+from games.play import clock, services
 
 from .helpers import started_match, state_of
 
@@ -85,7 +86,7 @@ def test_reminder_respects_preference_and_open_sockets(make_user: Any, later: An
     by_seat[0].profile.email_reminders = False
     by_seat[0].profile.save()
     later(11 * 60)
-    # Seat 1 has a page open: a socket that still beats (games.presence).
+    # Seat 1 has a page open: a socket that still beats (games.sockets.presence).
     Presence.objects.create(channel_name="page-1", match=match, user=by_seat[1], seen_at=clock.now_datetime())
     Seat.objects.filter(match=match, number=1).update(open_sockets=1)
     assert tasks.sweep_reminders() == 2
@@ -129,14 +130,14 @@ def test_a_refused_automatic_move_is_an_error_but_in_a_live_game_r31(
     (an alarm's pause, R-31) and is planned again later: logged for information only."""
     import logging
 
-    from games.store import rules_for
+    from games.play.store import rules_for
 
     match, _ = started_match(make_user)
     monkeypatch.setattr(rules_for(match), "live", live, raising=False)
     moves = iter([(0, {"type": "no such move"})])
     monkeypatch.setattr(services, "next_automatic_move", lambda m, now=None: next(moves, None))
     version = match.version
-    with caplog.at_level(logging.INFO, logger="games.services"):
+    with caplog.at_level(logging.INFO, logger="games.play.services"):
         assert services.do_advance(match.pk) == 0
     refused = [r for r in caplog.records if r.getMessage().startswith("automatic move")]
     assert len(refused) == 1

@@ -1,4 +1,4 @@
-"""A constant ``{% translate %}`` is translated once per language (games.template_fast_paths)."""
+"""A constant ``{% translate %}`` is translated once per language (games.runtime.template_fast_paths)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.template import Context, Engine, Template
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 from django.utils import translation
 
-from games import template_fast_paths
+from games.runtime import template_fast_paths
 
 
 def _nodes(source: str) -> list[TranslateNode]:

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import ChatMessage, Match, MatchEvent
+from games.play import services
 
 from .helpers import choose_all, started_match
 
@@ -309,7 +309,8 @@ def test_log_terms_are_translated_for_the_reader(make_user: Any) -> None:
 
 def test_htmx_answer_is_the_board_rendered_once_for_the_push(make_user: Any, monkeypatch: Any) -> None:
     """The mover's board is rendered once, by the write path, and answers the POST as it is."""
-    from games import pushes, views
+    from games.push import pushes
+    from games.web import views
 
     match, by_seat = started_match(make_user)
     renders: list[tuple[int, frozenset[str]]] = []
@@ -333,7 +334,7 @@ def test_shared_board_fragments_are_the_spectators_view_for_everyone(make_user: 
     every seat gets the same bytes, and a player's own secret role is only in their own panel."""
     from django.template.loader import render_to_string
 
-    from games.presenter import match_context
+    from games.push.presenter import match_context
 
     match, by_seat = started_match(make_user)
     services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["DRIVER"]})
@@ -356,8 +357,8 @@ def test_shared_board_fragments_are_the_spectators_view_for_everyone(make_user: 
 def test_a_refused_post_reuses_the_pushed_board_with_the_message(make_user: Any) -> None:
     """A stale POST is answered with the board the last push rendered for this player (if this
     process has it), with the message on top: the same page as a fresh render."""
-    from games import pushes
     from games.models import Seat
+    from games.push import pushes
 
     match, by_seat = started_match(make_user)
     choose_all(match)

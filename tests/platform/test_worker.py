@@ -146,8 +146,8 @@ def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(
     make_user: Any, start_worker: Any, private_queue: str
 ) -> None:
     """Issue 3 §2: police fire, crane and shop refresh run as SYSTEM steps on a real worker."""
-    from games import services
     from games.models import Match, Seat
+    from games.play import services
 
     host = make_user()
     match = services.do_create_match(host, "bridge_race", 3, {"mode": "standard"}, 60)
@@ -160,7 +160,7 @@ def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(
         [
             sys.executable,
             "-c",
-            f"import django; django.setup(); from games import services; services.do_start_match({match.pk}, None)",
+            f"import django; django.setup(); from games.play import services; services.do_start_match({match.pk}, None)",
         ],
         cwd=ROOT,
         env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},

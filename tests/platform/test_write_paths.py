@@ -12,8 +12,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import guarded, pushes, services, store
 from games.models import MatchEvent, Profile
+from games.play import guarded, services, store
+from games.push import pushes
 
 from .helpers import choose_all, started_match, state_of
 
@@ -149,8 +150,8 @@ def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after
     """On PostgreSQL the push after a move asks no query of its own for the seats: the statement
     returned them, with the waiting marks it wrote, as a fresh read gives them (its times read by
     psycopg's own loader: the same datetimes as Django's, in the same zone object)."""
-    from games import seat_rows
     from games.models import Seat
+    from games.play import seat_rows
 
     from .test_seat_rows import as_orm_gives
 

@@ -1,4 +1,4 @@
-"""How many socket moves a process writes at once: settings.SOCKET_WRITER_THREADS (games.writers)."""
+"""How many socket moves a process writes at once: settings.SOCKET_WRITER_THREADS (games.play.writers)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from django.test import override_settings
 
-from games import writers
+from games.play import writers
 
 from .helpers import run_on_its_own_loop
 
@@ -74,7 +74,7 @@ class Refused(Exception):
 
 
 def test_what_a_write_hands_to_the_loop_goes_with_its_result_in_order_even_when_it_fails() -> None:
-    """A move's pushes to this process's sockets (games.channel_layer.hand_over) reach the loop with
+    """A move's pushes to this process's sockets (games.runtime.channel_layer.hand_over) reach the loop with
     the write's result, in one wake-up: first the pushes, then the mover's answer."""
 
     async def handed_over() -> None:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.archive import import_match
 from games.engines.registry import get_rules
+from games.play.archive import import_match
 
 from .test_how_to_play import LATIN_PHRASE, visible_text
 

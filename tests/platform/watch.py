@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.models import Match
-from games.store import load_state
+from games.play.store import load_state
 
 from .test_consumers import as_user
 

@@ -1,5 +1,5 @@
-"""bridge_race's board: its model, what each fragment reads (:mod:`games.fragment_memo`) and what
-its shell reads (:mod:`games.shell_memo`).
+"""bridge_race's board: its model, what each fragment reads (:mod:`games.push.fragment_memo`) and what
+its shell reads (:mod:`games.push.shell_memo`).
 
 The board's model (``board``) is :func:`.model.bridge_model` (the words, drawings, controls and
 panels are in this package's other modules); a fragment is rendered again only when the parts of it
@@ -7,7 +7,7 @@ and of the view that it draws changed for its viewer. After a move most of the f
 shop and the other seats' action panels are unchanged. The board is public (R-89): the bridge's
 layers and the dashboards are shared fragments, drawn once per move for every viewer, and the
 viewer's own car and dashboard are marked outside them (the stylesheet, the shell). The other
-fragments are kept once per set of inputs for all viewers (:func:`games.fragment_memo.rendered`, under
+fragments are kept once per set of inputs for all viewers (:func:`games.push.fragment_memo.rendered`, under
 a key that names no viewer), so their inputs name what they show of the viewer, and nothing more.
 """
 
@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games import fragment_memo
 from games.boards import FragmentInputs
-
-from .model import bridge_model
+from games.boards.bridge_race.model import bridge_model
+from games.push import fragment_memo
 
 
 def board_context(

@@ -8,14 +8,9 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
-from games.boards.common import escape_text
-from games.engines.bridge_race.board import START_CELLS
-from games.engines.bridge_race.state import ADVENTURE
-from games.speaking import gettext
-
-from .drawing import click_target, targets_svg
-from .geometry import ROWS, BoardCells, on_bridge
-from .words import (
+from games.boards.bridge_race.drawing import click_target, targets_svg
+from games.boards.bridge_race.geometry import ROWS, BoardCells, on_bridge
+from games.boards.bridge_race.words import (
     CHARACTER_ABILITIES,
     CHARACTER_COLOUR_NAMES,
     CHARACTER_NAMES,
@@ -32,6 +27,10 @@ from .words import (
     paint,
     tile_info,
 )
+from games.boards.common import escape_text
+from games.engines.bridge_race.board import START_CELLS
+from games.engines.bridge_race.state import ADVENTURE
+from games.push.speaking import gettext
 
 
 def _options(items: list[dict[str, Any]]) -> SafeString:

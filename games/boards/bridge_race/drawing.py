@@ -11,11 +11,10 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
+from games.boards.bridge_race.geometry import BOTTOM, CELL, LANES, ROWS, START_ROWS, TOP, WATER, WIDTH, cell_x, cell_y
 from games.boards.common import escape_text
 from games.engines.bridge_race.board import GUARDRAILS, START_CELLS, ZONES
-from games.speaking import current_language, gettext
-
-from .geometry import BOTTOM, CELL, LANES, ROWS, START_ROWS, TOP, WATER, WIDTH, cell_x, cell_y
+from games.push.speaking import current_language, gettext
 
 
 def _star(cx: float, cy: float, r1: float, r2: float, points: int, turn: float = 0.0) -> str:

@@ -12,14 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 
-from games import fragment_memo
-from games.bounded import BoundedCache
-from games.speaking import current_language, gettext, speaking
-
-from .controls import NO_CONTROLS, shop_slots, with_controls
-from .drawing import car_svg, objects_svg, off_car_svg, piles_svg, targets_svg
-from .geometry import CELL, HEIGHT, LANES, ROWS, WATER, WIDTH, cell_x, cell_y
-from .words import (
+from games.boards.bridge_race.controls import NO_CONTROLS, shop_slots, with_controls
+from games.boards.bridge_race.drawing import car_svg, objects_svg, off_car_svg, piles_svg, targets_svg
+from games.boards.bridge_race.geometry import CELL, HEIGHT, LANES, ROWS, WATER, WIDTH, cell_x, cell_y
+from games.boards.bridge_race.words import (
     BONUS_NAMES,
     CHARACTER_ABILITIES,
     CHARACTER_COLOUR_NAMES,
@@ -47,6 +43,9 @@ from .words import (
     paint,
     tile_info,
 )
+from games.play.bounded_cache import BoundedCache
+from games.push import fragment_memo
+from games.push.speaking import current_language, gettext, speaking
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -20,11 +20,10 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
+from games.boards.bridge_race.pieces import die, order_items, pips, speed_bar
 from games.boards.common import shown
-from games.speaking import current_language, gettext, ngettext
+from games.push.speaking import current_language, gettext, ngettext
 from games.templatetags.hideout import action_button, action_fields, action_form_attrs
-
-from .pieces import die, order_items, pips, speed_bar
 
 _WORDS: dict[str | None, dict[str, str]] = {}
 

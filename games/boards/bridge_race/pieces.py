@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 
 from games.boards.common import escape_text
-from games.speaking import gettext
+from games.push.speaking import gettext
 
 
 def _lit(on: Any, current: Any = False) -> str:

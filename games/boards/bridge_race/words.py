@@ -9,14 +9,13 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.boards.bridge_race.geometry import LANES, ROWS, on_bridge
 from games.engines.bridge_race.state import ADVENTURE
-from games.speaking import current_language, gettext, ngettext
-
-from .geometry import LANES, ROWS, on_bridge
+from games.push.speaking import current_language, gettext, ngettext
 
 # A board model is built in one language, looked up once for the whole build (asking Django's
 # translation machinery for each of a model's words and cell labels was about a third of building
-# it, docs/performance.md section 16): inside games.speaking.speaking, current_language() is a
+# it, docs/performance.md section 16): inside games.push.speaking.speaking, current_language() is a
 # context variable's value.
 
 

@@ -3,8 +3,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.archive import export_match
 from games.models import Match
+from games.play.archive import export_match
 
 
 class Command(BaseCommand):

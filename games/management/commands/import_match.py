@@ -4,7 +4,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.archive import import_match
+from games.play.archive import import_match
 
 
 class Command(BaseCommand):

@@ -1,0 +1,145 @@
+"""Moderators' tools. Every action on a match goes through the services, so it leaves events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from games.models import ChatMessage, Match, MatchEvent, Profile, Seat
+from games.moderation.event_log import EventLogMixin
+from games.moderation.reveal import RevealForModerationMixin, is_running
+from games.moderation.users import ModeratedUserAdmin
+from games.play import services
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "user", "is_bot", "resigned", "waiting_since", "open_sockets")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
+    list_display = ("id", "game", "status", "seat_count", "version", "time_limit", "next_deadline", "created_at")
+    list_filter = ("game", "status")
+    search_fields = ("id", "host__email")
+    readonly_fields = (
+        "game",
+        "status",
+        "host",
+        "seat_count",
+        "options",
+        "time_limit",
+        "invite_code",
+        "version",
+        "chat_version",
+        "next_deadline",
+        "outcome",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "reveal_link",
+        "event_log",
+    )
+    inlines = [SeatInline]
+    actions = ["abort_matches", "force_timeouts"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Abort the selected matches"), permissions=["change"])
+    def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        for match in queryset:
+            services.do_abort_match(match.pk)
+        self.message_user(request, _("Aborted %(n)s matches.") % {"n": queryset.count()})
+
+    @admin.action(description=_("Apply the current time-out now"), permissions=["change"])
+    def force_timeouts(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        for match in queryset:
+            try:
+                services.do_force_timeout(match.pk)
+            except services.ServiceError as exc:
+                self.message_user(request, f"#{match.pk}: {exc.message}", level=messages.WARNING)
+            else:
+                self.message_user(request, _("Time-out applied in match #%(id)s.") % {"id": match.pk})
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("match", "number", "user", "is_bot", "resigned", "waiting_since")
+    list_filter = ("is_bot", "resigned", "match__game")
+    readonly_fields = ("match", "number", "user", "is_bot", "resigned", "waiting_since", "reminded_at")
+    actions = ["replace_with_bot"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Replace the selected players with bots"), permissions=["change"])
+    def replace_with_bot(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
+        for seat in queryset:
+            services.do_replace_with_bot(seat.match_id, seat.number)
+        self.message_user(request, _("Replaced %(n)s players with bots.") % {"n": queryset.count()})
+
+
+@admin.register(MatchEvent)
+class MatchEventAdmin(admin.ModelAdmin):
+    list_display = ("match", "seq", "actor", "type", "created_at")
+    list_filter = ("type", "match__game")
+    readonly_fields = ("match", "seq", "actor", "type", "data", "secret", "visible_to", "created_at")
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A running match's secrets only through the logged "reveal for moderation" view.
+        # The raw JSON of a running match's events neither: its readable line is on the match page.
+        fields = list(self.readonly_fields)
+        if obj is not None and is_running(obj.match):
+            fields.remove("secret")
+            fields.remove("data")
+        return fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("match", "seat", "to_seat", "text", "hidden", "created_at")
+    list_filter = ("hidden",)
+    search_fields = ("text",)
+    readonly_fields = ("match", "seat", "to_seat", "text", "hidden", "created_at")
+    actions = ["hide_messages"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Hide the selected messages"), permissions=["change"])
+    def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        for message in queryset:
+            services.do_hide_chat(message.pk)
+        self.message_user(request, _("Hid %(n)s messages.") % {"n": queryset.count()})
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "display_name", "language", "email_reminders", "turn_sound", "turn_notification")
+    search_fields = ("user__email", "display_name")
+
+
+User = get_user_model()
+admin.site.unregister(User)
+admin.site.register(User, ModeratedUserAdmin)

@@ -1,0 +1,492 @@
+"""What a seat sees: the context for a match page, its partials and WebSocket pushes.
+
+Everything here starts from ``rules.view(state, seat)`` and the events as ``Event.for_seat``
+returns them, so no template ever receives another seat's secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from django.urls import get_script_prefix, reverse
+
+from games import boards
+from games.engines.base import SYSTEM, Event
+from games.models import ChatMessage, Match, MatchEvent, Seat
+from games.play import seat_rows
+from games.play.bounded_cache import BoundedCache
+from games.play.store import kept_events, load_state, rules_for
+from games.push.speaking import current_language, ngettext
+from games.push.speaking import gettext as _
+
+LOG_LINES = 60
+CHAT_LINES = 80
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a seat number for a player, ``None`` for a spectator."""
+
+    seat: int | None
+    is_member: bool
+
+
+def viewer_for(match: Match, user: Any) -> Viewer:
+    if user is None or not user.is_authenticated:
+        return Viewer(None, False)
+    seat = next((s for s in _seats(match) if s.user_id == user.pk), None)
+    if seat is None:
+        return Viewer(None, False)
+    if match.status == Match.Status.LOBBY:
+        return Viewer(None, True)
+    return Viewer(seat.number, True)
+
+
+def _seats(match: Match) -> list[Seat]:
+    cached = getattr(match, "_seat_cache", None)
+    if cached is None:
+        cached = seat_rows.seats_of(match.pk)
+        match._seat_cache = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def seat_names(match: Match) -> dict[int, str]:
+    """Every seat's name, in the active language; read-only, as it is kept on ``match`` for its seats
+    (a push asks once per viewer and again for each log)."""
+    seats = _seats(match)
+    language = current_language()
+    kept = getattr(match, "_names_kept", None)
+    if kept is not None and kept[0] is seats and kept[1] == language:
+        names: dict[int, str] = kept[2]
+        return names
+    names = {s.number: s.display_name for s in seats}
+    match._names_kept = (seats, language, names)  # type: ignore[attr-defined]
+    return names
+
+
+def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
+    """The event as ``seat`` may see it; once the match is over players see every secret (R-68)."""
+    if finished and seat is not None and event.secret is not None:
+        shown: dict[str, Any] = {"type": event.type, "data": event.data, "secret": event.secret}
+        if seat not in event.visible_to:
+            shown["revealed"] = True  # somebody else's secret: its lines name the owner
+        return shown
+    return event.for_seat(seat)
+
+
+def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str, str]) -> Any:
+    """A log param for people: seats become names, game ids and terms are translated."""
+    if key.endswith("seat") and isinstance(value, int):
+        return names.get(value, _("the server") if value == SYSTEM else str(value + 1))
+    if isinstance(value, list | tuple):
+        return ", ".join(str(render_param("", v, names, terms)) for v in value)
+    if isinstance(value, str):
+        if value in terms:
+            return _(terms[value])
+        if value in terms.values():
+            return _(value)
+    return value
+
+
+_log_cache: BoundedCache[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = BoundedCache(4096, revision_keyed=True)
+
+
+def forget_log_cache() -> None:
+    _log_cache.clear()
+    _chat_cache.clear()
+
+
+def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
+    finished = match.status == Match.Status.FINISHED
+    # In a game whose views are all public (R-89 for bridge_race) no seat sees more of an event than
+    # a spectator until the end (an event's secret is nobody's: the piles' order), so the seats of
+    # a push share one kept log while the match runs; once it is over, players see the secrets.
+    public = not finished and getattr(rules_for(match), "views_public", False) is True
+    reader = "any reader" if public else seat
+    return (match.id, reader, current_language(), finished, tuple(match.bot_seats))
+
+
+def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) -> None:
+    """Make sure the log events the ``seats`` lack are at hand, with one query at most.
+
+    ``events`` are events the caller already holds (by ``seq``); the pushes after a move pass the
+    move's new events, so a warm cache needs no query at all.
+    """
+    needed_from = match.version
+    for seat in seats:
+        hit = _log_cache.get(_log_key(match, seat))
+        cached = hit[0] if hit is not None and hit[0] <= match.version else -1
+        if cached < 0 or match.version - cached > LOG_LINES * 2:
+            cached = max(0, match.version - LOG_LINES * 2)
+        needed_from = min(needed_from, cached)
+    known = {**kept_events(match.pk), **events}  # kept: events another process wrote (store.keep_events)
+    missing = [seq for seq in range(needed_from + 1, match.version + 1) if seq not in known]
+    if missing:
+        rows = MatchEvent.objects.filter(match=match, seq__gte=missing[0], seq__lte=match.version)
+        known.update({row.seq: row.to_event() for row in rows})
+    match._log_events = known  # type: ignore[attr-defined]
+
+
+def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[dict[str, Any]]:
+    """The last ``limit`` readable lines of the log as ``seat`` may see them, in its language.
+
+    Lines already rendered for this reader are kept per process, so a push renders only the
+    events that are new since the last one (taken from :func:`prefetch_log` when it ran). Without
+    them the events are read back from the newest until ``limit`` lines are found (many events
+    have no line), so what a page shows never depends on what this process had kept.
+    """
+    key = _log_key(match, seat)
+    hit = _log_cache.get(key)
+    if hit is not None and hit[0] == match.version:
+        return list(hit[1])  # kept for this version (another seat's, in a game without secrets)
+    if hit is not None and hit[0] <= match.version and match.version - hit[0] <= limit * 2:
+        lines = list(hit[1]) + _worded_lines(match, seat, hit[0], match.version)
+    else:
+        lines, newest, span = [], match.version, limit * 2
+        while newest > 0 and len(lines) < limit:
+            oldest = max(0, newest - span)
+            lines = _worded_lines(match, seat, oldest, newest) + lines
+            newest, span = oldest, span * 2
+    lines = lines[-limit:]
+    _log_cache.put(key, (match.version, lines))
+    return lines
+
+
+def _worded_lines(match: Match, seat: int | None, after: int, upto: int) -> list[dict[str, Any]]:
+    """The lines of the events ``after`` < seq <= ``upto``, oldest first, as ``seat`` reads them."""
+    finished = match.status == Match.Status.FINISHED
+    rules = rules_for(match)
+    names = seat_names(match)
+    terms: Mapping[str, str] = getattr(rules, "terms", {})
+    known: Mapping[int, Event] = getattr(match, "_log_events", {})
+    if all(seq in known for seq in range(after + 1, upto + 1)):
+        new = [(seq, known[seq]) for seq in range(after + 1, upto + 1)]
+    else:
+        rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=upto).order_by("seq")
+        new = [(row.seq, row.to_event()) for row in rows]
+    # An event's lines read the same for every seat that sees it alike (all of them, unless it
+    # holds a secret), so a push's seats word each new event once, on this match object (the row
+    # that store.remember_row keeps goes without them).
+    worded: dict[tuple[Any, ...], list[dict[str, Any]]] = match.__dict__.setdefault("_worded_events", {})
+    language = current_language()
+    lines: list[dict[str, Any]] = []
+    for seq, event in new:
+        alike = None if event.secret is None or seat is None else seat in event.visible_to
+        word_key = (seq, language, finished, alike)
+        event_lines = worded.get(word_key)
+        if event_lines is None:
+            event_lines = worded[word_key] = _event_lines(rules, event_for(event, seat, finished), seq, names, terms)
+        lines.extend(event_lines)
+    return lines
+
+
+def _event_lines(
+    rules: Any, event: dict[str, Any], seq: int, names: dict[int, str], terms: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    out = []
+    for line in rules.log_lines(event):
+        params = {k: render_param(k, v, names, terms) for k, v in line.params.items()}
+        try:
+            text = _(line.message) % params if params else _(line.message)
+        except (KeyError, ValueError, TypeError):
+            text = line.message
+        out.append({"seq": seq, "text": text})
+    return out
+
+
+# (match id, seed, chat version) -> the latest messages. Every change to a match's chat bumps its
+# chat_version (posting, hiding, a moderator deleting: games.signals), so a kept list is never stale.
+_chat_cache: BoundedCache[tuple[int, str, int], list[ChatMessage]] = BoundedCache(2048)
+
+
+def chat_rows(match: Match) -> list[ChatMessage]:
+    """The match's latest chat messages (every seat's), fetched once per chat version in a process.
+
+    A move that opens or closes chatting for a seat re-sends its chat box, with no chat news: the
+    rows are the ones the process already read (one query a move before, 2% of a daphne's time).
+    """
+    # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
+    key = (match.id, match.seed, match.chat_version)
+    rows = _chat_cache.get(key)
+    if rows is None:
+        latest = ChatMessage.objects.filter(match=match, hidden=False).order_by("-created_at", "-pk")
+        rows = list(latest[: CHAT_LINES * 2])
+        _chat_cache.put(key, rows)
+    return rows
+
+
+def nothing_secret(rules: Any, seat: int | None, chat: list[dict[str, Any]]) -> bool:
+    """Whether the partials ``seat`` is shown, with these chat lines, hold nothing hidden from others.
+
+    Only such a message may be compressed on the wire (games/runtime/wscompress.py): a secret compressed
+    beside text somebody else chose can be guessed from the size. A spectator is shown nothing
+    secret; a player is when the game's views are public (``views_public``) and no private chat
+    line is among what is sent.
+    """
+    if seat is not None and not getattr(rules, "views_public", False):
+        return False
+    return all(line.get("to") is None for line in chat)
+
+
+def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
+    names = seat_names(match)
+    out = []
+    for message in reversed(chat_rows(match)):
+        if not message.visible_to_seat(seat):
+            continue
+        out.append(
+            {
+                "author": names.get(message.seat, "?"),
+                "to": names.get(message.to_seat) if message.to_seat is not None else None,
+                "text": message.text,
+                "mine": message.seat == seat,
+                "at": message.created_at,
+            }
+        )
+    return out[-CHAT_LINES:]
+
+
+def can_chat(match: Match, rules: Any, state: Any, seat: int | None, *, active: bool | None = None) -> bool:
+    """Whether ``seat`` may chat in ``state`` (``active``: whether the match is running, if not now)."""
+    if seat is None:
+        return False
+    if active is None:
+        if match.status == Match.Status.FINISHED:
+            return True  # the table talks on after the end (issue 10, item 5)
+        active = match.status == Match.Status.ACTIVE
+    if not active:
+        return False
+    return bool(getattr(rules, "chat_allowed", lambda s, n: True)(state, seat))
+
+
+ALL_PARTS = frozenset({"board", "log", "chat"})
+
+
+def match_context(
+    match: Match, user: Any, *, error: str | None = None, parts: frozenset[str] = ALL_PARTS
+) -> dict[str, Any]:
+    """The context of the match page; ``parts`` limits the work to the partials being rendered."""
+    viewer = viewer_for(match, user)
+    rules = rules_for(match)
+    names = seat_names(match)
+    seats = _seats(match)
+    context: dict[str, Any] = {
+        "match": match,
+        "rules": rules,
+        "seat": viewer.seat,
+        "is_member": viewer.is_member,
+        "is_host": user is not None and user.is_authenticated and match.host_id == user.pk,
+        "names": names,
+        "seats": seats,
+        "version": match.version,
+        "revision": match.revision,
+        "chat_version": match.chat_version,
+        "error": error,
+        **_match_constants(match, rules),
+        "option_rows": option_rows(match, rules) if match.status == Match.Status.LOBBY else [],
+        "live": bool(getattr(rules, "live", False)),
+    }
+    context["parts"] = parts
+    # Read by every fragment of a push (games.templatetags.hideout): cheaper than asking the
+    # translation machinery (a thread- and task-local) once per fragment.
+    context["render_language"] = current_language()
+    if match.status in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED) and match.version > 0:
+        state = load_state(match)
+        seat = viewer.seat
+        playing = match.status == Match.Status.ACTIVE
+        shared = _every_viewers(match, rules, state, names, playing)
+        context.update(
+            view=_view_for(match, rules, state, seat, shared["actors"]),
+            legal=rules.legal_actions(state, seat) if playing and seat is not None else [],
+            actors=shared["actors"],
+            deadlines=shared["deadlines"],
+            log=log_lines(match, seat) if "log" in parts else [],
+            chat=chat_lines(match, seat) if "chat" in parts else [],
+            can_chat=can_chat(match, rules, state, seat),
+            standings=shared["standings"],
+        )
+        board = boards.context_for(
+            match.game,
+            state_key=(match.id, match.seed, match.version),
+            view=context["view"],
+            seat=seat,
+            legal=context["legal"],
+            names=names,
+            finished=match.status == Match.Status.FINISHED,
+        )
+        if board is not None:
+            context["board"] = board
+    else:
+        context.update(
+            view=None,
+            legal=[],
+            actors=[],
+            deadlines=[],
+            log=[],
+            chat=chat_lines(match, viewer.seat) if "chat" in parts else [],
+            can_chat=False,
+            standings=None,
+        )
+    context["waiting_on_me"] = viewer.seat is not None and any(
+        s.number == viewer.seat and s.waiting_since for s in seats
+    )
+    return context
+
+
+def _match_constants(match: Match, rules: Any) -> dict[str, Any]:
+    """What every viewer's context says of the match itself (addresses, names of the game and its
+    time limit), worked out once per match object and language: a push renders every seat's board."""
+    key = (match.id, match.game, match.time_limit, current_language())
+    kept = getattr(match, "_match_constants", None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    constants = {
+        "action_url": match_url("match_action", match.pk),
+        "resign_url": match_url("match_resign", match.pk),
+        "board_template": f"games/{match.game}/board.html",
+        "game_name": _(rules.name),
+        "time_limit_text": duration_text(match.time_limit),
+    }
+    match._match_constants = (key, constants)  # type: ignore[attr-defined]
+    return constants
+
+
+def _view_for(match: Match, rules: Any, state: Any, seat: int | None, actors: list[int]) -> dict[str, Any]:
+    """``rules.view(state, seat)``, where a spectator's is built once per match state and shared.
+
+    In a game whose views are public (``views_public``: a seat's view differs from a spectator's
+    only by its own options, R-89 for bridge_race), a seat that cannot act now sees exactly the
+    spectator's view, so it gets that one too: the pushes after a move build the view once for
+    the spectators' fragments and the seats that wait, not once per seat. The templates and board
+    models only read it.
+    """
+    if seat is not None and (seat in actors or not getattr(rules, "views_public", False)):
+        own: dict[str, Any] = rules.view(state, seat)
+        return own
+    kept = getattr(match, "_public_view", None)
+    if kept is None or kept[0] != match.version:
+        kept = (match.version, rules.view(state, None))
+        match._public_view = kept  # type: ignore[attr-defined]
+    view: dict[str, Any] = kept[1]
+    return view
+
+
+def _every_viewers(match: Match, rules: Any, state: Any, names: dict[int, str], playing: bool) -> dict[str, Any]:
+    """The parts of the context that are the same for every viewer, worked out once per match state
+    (the pushes after a move build every seat's context from the same match object)."""
+    key = (match.version, match.revision, match.status, current_language())  # standings are worded
+    kept = getattr(match, "_every_viewers", None)
+    if kept is not None and kept[0] == key:
+        return dict(kept[1])
+    shared = {
+        "actors": sorted(rules.actors(state)) if playing else [],
+        "deadlines": [{"seats": list(d.seats), "due": d.due, "kind": d.kind} for d in rules.deadlines(state)]
+        if playing
+        else [],
+        "standings": standings(match, names),
+    }
+    match._every_viewers = (key, shared)  # type: ignore[attr-defined]
+    return dict(shared)
+
+
+def match_url(name: str, match_id: int) -> str:
+    """``reverse(name, args=[match_id])``, kept: every viewer's board asks for the same few per move."""
+    return _match_url(get_script_prefix(), name, match_id)
+
+
+@lru_cache(maxsize=4096)
+def _match_url(prefix: str, name: str, match_id: int) -> str:
+    return reverse(name, args=[match_id])
+
+
+def duration_text(seconds: int) -> str:
+    """A time limit for people: "2 days", "5 minutes", "45 seconds"."""
+    if seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(n)s day", "%(n)s days", n) % {"n": n}
+    if seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n}
+    if seconds % 60 == 0:
+        n = seconds // 60
+        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": n}
+    return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+
+
+def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
+    """The match's options as the create form named them: translated label and value.
+
+    An option that names a lobby seat (``seat_options``: its value, police_alarm's first thief) or
+    belongs to one (``per_seat_options``: its label, a seat's handicap) also names the player who
+    sits there now: the seats are shuffled at the start and the choice follows that player.
+    """
+    rows = []
+    hidden: frozenset[str] = getattr(rules, "site_hidden_options", frozenset())
+    seat_valued: tuple[str, ...] = getattr(rules, "seat_options", ())
+    per_seat: tuple[str, ...] = getattr(rules, "per_seat_options", ())
+    names = seat_names(match) if seat_valued or per_seat else {}
+    seat_of_option = {pattern.format(seat=n): n for pattern in per_seat for n in range(match.seat_count)}
+    for option in getattr(rules, "options", ()):
+        if option.name in hidden:
+            continue
+        value = match.options.get(option.name, option.default)
+        if option.kind == "bool":
+            shown = _("on") if value else _("off")
+        else:
+            shown = next((_(label) for key, label in option.choices if key == value), str(value))
+        label = _(option.label)
+        if option.name in seat_valued and str(value).isdigit():
+            shown = _with_player(shown, names.get(int(value)))
+        if option.name in seat_of_option:
+            label = _with_player(label, names.get(seat_of_option[option.name]))
+        rows.append({"label": label, "value": shown})
+    return rows
+
+
+def _with_player(text: str, player: str | None) -> str:
+    """``text`` about a lobby seat, with the name of the player who sits there (if anyone does)."""
+    return text if not player else _("%(text)s (%(player)s)") % {"text": text, "player": player}
+
+
+def public_context(match: Match) -> dict[str, Any]:
+    """The board context of a spectator: what every viewer may see (for shared fragments)."""
+    # In the current language: the context holds worded values (the game's name, a result panel).
+    key = (match.revision, current_language())
+    cached = getattr(match, "_public_context", None)
+    if cached is None or cached[0] != key:
+        context = match_context(match, None, parts=frozenset({"board"}))
+        # Kept without the match itself: a match holding a context that holds the match is a
+        # cycle, which only the collector frees, with everything the context holds.
+        cached = (key, {name: value for name, value in context.items() if name != "match"})
+        match._public_context = cached  # type: ignore[attr-defined]
+    return {**cached[1], "match": match}
+
+
+def score_text(game: str, score: int) -> str:
+    """A final score in the game's own unit: 23M (heist), $1,200 (bridge_race), 41 points."""
+    if game == "heist":
+        return f"{score}M"
+    if game == "bridge_race":
+        return f"−${-score:,}" if score < 0 else f"${score:,}"
+    return ngettext("%(n)s point", "%(n)s points", abs(score)) % {"n": score}
+
+
+def standings(match: Match, names: dict[int, str]) -> list[dict[str, Any]] | None:
+    if not match.outcome:
+        return None
+    outcome = match.outcome
+    rows = [
+        {
+            "seat": seat,
+            "name": names.get(seat, str(seat + 1)),
+            "score": outcome["scores"][seat],
+            "score_text": score_text(match.game, outcome["scores"][seat]),
+            "rank": outcome["ranks"][seat],
+            "winner": seat in outcome["winners"],
+        }
+        for seat in range(len(outcome["scores"]))
+    ]
+    return sorted(rows, key=lambda r: (r["rank"], r["seat"]))

@@ -1,0 +1,24 @@
+"""How to play: one page per game offered on the site, written for players (no rule ids).
+
+The words of each page are in ``templates/games/<slug>/how_to_play.html``; each game's module here
+gives the pictures and names the page shows, drawn as that game's board draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.web.guides import bridge_race, dirty_money, exit_memory, heist, police_alarm
+
+GUIDES: dict[str, Callable[[], dict[str, Any]]] = {
+    "heist": heist.guide_context,
+    "bridge_race": bridge_race.guide_context,
+    "dirty_money": dirty_money.guide_context,
+    "exit_memory": exit_memory.guide_context,
+    "police_alarm": police_alarm.guide_context,
+}
+
+
+def template_for(slug: str) -> str:
+    return f"games/{slug}/how_to_play.html"

@@ -1,0 +1,112 @@
+"""Per-user flood limits, counted in the shared cache (in-memory or Redis alike).
+
+One small fixed-window counter per (limit, user, window): ``cache.add`` starts it, ``cache.incr``
+counts atomically on both backends. Views call :func:`enforce`, which raises a
+:class:`~games.play.services.ServiceError` (HTTP 429) that they already show; the socket consumer
+calls :func:`ahit` and sends the message it returns. Limits are ``"count/seconds"`` rules,
+comma-separated, all of which must hold; ``settings.HIDEOUT_RATE_LIMITS`` overrides them by name
+(an empty rule turns a limit off).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from games.play.services import ServiceError
+
+DEFAULT_RULES: dict[str, str] = {
+    "create": "5/60,30/3600",  # new matches
+    "join": "20/60",  # joining matches
+    "chat": "8/10,40/60",  # chat lines, over HTTP or the socket
+    "sync": "6/10",  # full-board requests over the socket (each costs a render)
+    "socket": "20/60",  # new sockets per user
+}
+
+MESSAGES: dict[str, Promise] = {
+    "create": _("You are creating matches too quickly. Try again in %(seconds)s seconds."),
+    "join": _("You are joining matches too quickly. Try again in %(seconds)s seconds."),
+    "chat": _("You are sending messages too quickly. Try again in %(seconds)s seconds."),
+    "sync": _("Too many board refreshes. Try again in %(seconds)s seconds."),
+    "socket": _("Too many connections. Try again in %(seconds)s seconds."),
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    count: int
+    seconds: int
+
+
+class RateLimited(ServiceError):
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def rules(name: str) -> list[Rule]:
+    spec = {**DEFAULT_RULES, **getattr(settings, "HIDEOUT_RATE_LIMITS", {})}.get(name, "")
+    parsed = []
+    for part in filter(None, (piece.strip() for piece in spec.split(","))):
+        count, seconds = part.split("/")
+        parsed.append(Rule(int(count), int(seconds)))
+    return parsed
+
+
+def clock() -> float:
+    """The limiter's time; tests pin it so that a burst never straddles a window's edge."""
+    return time.time()
+
+
+def _who(user: Any) -> str:
+    return str(getattr(user, "pk", user))
+
+
+def wait_seconds(name: str, user: Any, now: float | None = None) -> int:
+    """Count one ``name`` action of ``user``: 0 if allowed, else the seconds until it would be."""
+    now = clock() if now is None else now
+    wait = 0
+    for rule in rules(name):
+        window = int(now // rule.seconds)
+        key = f"ratelimit:{name}:{_who(user)}:{rule.seconds}:{window}"
+        cache.add(key, 0, rule.seconds + 1)
+        try:
+            used = cache.incr(key)
+        except ValueError:  # expired between add and incr: a fresh window
+            cache.add(key, 1, rule.seconds + 1)
+            used = 1
+        if used > rule.count:
+            wait = max(wait, math.ceil((window + 1) * rule.seconds - now))
+    return wait
+
+
+def refusal(name: str, wait: int) -> str:
+    return str(MESSAGES.get(name, MESSAGES["chat"]) % {"seconds": wait})
+
+
+def hit(name: str, user: Any) -> str | None:
+    """Count one ``name`` action of ``user``; the translated refusal if over a limit, else None."""
+    wait = wait_seconds(name, user)
+    return refusal(name, wait) if wait else None
+
+
+async def ahit(name: str, user: Any) -> str | None:
+    """:func:`hit` for async code (the socket consumer)."""
+    return await sync_to_async(hit, thread_sensitive=False)(name, user)
+
+
+def enforce(name: str, user: Any) -> None:
+    """:func:`hit`, raising :class:`RateLimited` (a 429 ``ServiceError``) when over a limit."""
+    wait = wait_seconds(name, user)
+    if wait:
+        raise RateLimited(refusal(name, wait), retry_after=wait)

@@ -1,0 +1,331 @@
+"""Small function views: a full page, or a partial when the request comes from HTMX."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db.models import Case, IntegerField, Q, Value, When
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from games.boards import police_alarm as police_alarm_board
+from games.engines.registry import available, get_rules
+from games.models import Match, Seat
+from games.play import payloads, services
+from games.push.presenter import ALL_PARTS, match_context, viewer_for
+from games.push.pushes import board_with_error, rendered_board
+from games.web import guides, ratelimit
+from games.web.forms import CreateMatchForm, ProfileForm
+
+MATCH_TEMPLATE = "games/match.html"
+
+
+def signed_in(request: HttpRequest) -> User:
+    """The user of a view behind ``login_required``."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request that passed django-htmx's middleware (for type checking)."""
+
+    htmx: HtmxDetails
+
+
+def _user_matches(user: Any) -> list[Match]:
+    return list(
+        Match.objects.filter(seats__user=user)
+        .exclude(status=Match.Status.ABORTED)
+        .annotate(
+            my_turn=Case(
+                When(
+                    Q(seats__user=user, seats__waiting_since__isnull=False, status=Match.Status.ACTIVE),
+                    then=Value(0),
+                ),
+                default=Value(1),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("my_turn", "-created_at")
+        .distinct()[:50]
+    )
+
+
+@require_GET
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {
+        "open_matches": Match.objects.filter(status=Match.Status.LOBBY)
+        .exclude(seats__user__pk=request.user.pk or 0)
+        .prefetch_related("seats")[:30],
+        "guide_games": _game_names(),
+    }
+    if request.user.is_authenticated:
+        context["my_matches"] = _user_matches(request.user)
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_create(request: HtmxHttpRequest) -> HttpResponse:
+    form = CreateMatchForm(request.POST or None, initial={"game": request.GET.get("game", "heist")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            ratelimit.enforce("create", request.user)
+            match = services.do_create_match(
+                request.user,
+                form.cleaned_data["game"],
+                form.cleaned_data["seats"],
+                form.engine_options(),
+                form.cleaned_data["time_limit"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message)
+            if isinstance(exc, ratelimit.RateLimited):
+                return render(request, "games/create.html", {"form": form}, status=exc.status)
+        else:
+            messages.success(request, _("Match created. Send the invite link to your friends."))
+            return redirect(match)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/create.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def match_invite(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    match = get_object_or_404(Match, invite_code=code)
+    return redirect(match)
+
+
+def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        if action == "join":
+            ratelimit.enforce("join", request.user)
+            services.do_join_match(match.pk, request.user)
+        elif action == "leave":
+            services.do_leave_match(match.pk, request.user)
+            messages.info(request, _("You left the match."))
+            return redirect("lobby")
+        elif action == "bot":
+            services.do_add_bot(match.pk, request.user)
+        elif action == "start":
+            services.do_start_match(match.pk, request.user)
+            if request.htmx:
+                return _started_board(request, match)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": match.get_absolute_url()})
+    return redirect(match)
+
+
+def _started_board(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+    """The started match's board, in place of the lobby's, without reloading the page.
+
+    A reload would close the host's socket, and a live game counts a closed socket as its player
+    gone (T-23): it would pause at once and go on only after a resume countdown (T-25).
+    """
+    match.refresh_from_db()
+    context = match_context(match, request.user, parts=frozenset({"board"}))
+    return render(request, f"{MATCH_TEMPLATE}#board", context)  # the form targets #board
+
+
+@login_required
+@require_POST
+def match_join(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "join")
+
+
+@login_required
+@require_POST
+def match_leave(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "leave")
+
+
+@login_required
+@require_POST
+def match_add_bot(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "bot")
+
+
+@login_required
+@require_POST
+def match_start(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, "start")
+
+
+@login_required
+@require_POST
+def match_rematch(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """Start a rematch (or join the one already asked for) and go to its page."""
+    get_object_or_404(Match, pk=match_id)
+    try:
+        new = services.do_rematch(match_id, signed_in(request))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("match", match_id=match_id)
+    if request.htmx:
+        return HttpResponseClientRedirect(new.get_absolute_url())
+    return redirect(new)
+
+
+@login_required
+@require_GET
+def match_page(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    context = match_context(match, request.user)
+    partial = request.GET.get("partial")
+    if request.htmx and partial in ("board", "log", "chat"):
+        return render(request, f"{MATCH_TEMPLATE}#{partial}", context)
+    return render(request, MATCH_TEMPLATE, context)
+
+
+def parse_payload(post: Any) -> dict[str, Any]:
+    """The action JSON plus the form's other fields (named after payload keys)."""
+    try:
+        return payloads.from_post(post).payload
+    except payloads.BadPayload as exc:
+        raise services.ServiceError(exc.message) from exc
+
+
+@login_required
+@require_POST
+def match_action(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    user = signed_in(request)
+    seat = Seat.objects.filter(match_id=match_id, user=user).values_list("number", flat=True).first()
+    status, error, result = 200, None, None
+    if seat is None:
+        get_object_or_404(Match, pk=match_id)
+        status, error = 403, _("Only the players of this match can act in it.")
+    else:
+        try:
+            sent = payloads.from_post(request.POST)
+            result = services.do_submit_action(
+                match_id, seat, sent.payload, expected_version=sent.expected_version, idempotency_key=sent.key
+            )
+        except payloads.BadPayload as exc:
+            status, error = 400, exc.message
+        except services.ServiceError as exc:
+            status, error = exc.status, exc.message
+    if request.htmx and result is not None and result.revision is not None:
+        # The board this move's push rendered for this player (same user, revision and language).
+        html = rendered_board(match_id, result.revision, user.pk, translation.get_language())
+        if html is not None:
+            return HttpResponse(html)
+    match = get_object_or_404(Match, pk=match_id)
+    if request.htmx:
+        # Refused (stale, illegal…): the current board, if the last push already rendered it here.
+        html = rendered_board(match_id, match.revision, user.pk, translation.get_language())
+        if html is not None:
+            return HttpResponse(board_with_error(html, error), status=status)
+    parts = frozenset({"board"}) if request.htmx else ALL_PARTS  # an HTMX answer is the board only
+    context = match_context(match, request.user, error=error, parts=parts)
+    if request.htmx:
+        return render(request, f"{MATCH_TEMPLATE}#board", context, status=status)
+    if error:
+        return render(request, MATCH_TEMPLATE, context, status=status)
+    return HttpResponseRedirect(match.get_absolute_url())
+
+
+@login_required
+@require_POST
+def match_chat(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    viewer = viewer_for(match, request.user)
+    status, error = 200, None
+    if viewer.seat is None:
+        status, error = 403, _("Only the players of this match can chat in it.")
+    else:
+        to_raw = request.POST.get("to", "")
+        try:
+            to_seat = int(to_raw) if to_raw.strip() else None
+            ratelimit.enforce("chat", request.user)
+            services.do_post_chat(match.pk, viewer.seat, request.POST.get("text", ""), to_seat)
+        except ValueError:
+            status, error = 400, _("Choose another player for a private message.")
+        except services.ServiceError as exc:
+            status, error = exc.status, exc.message
+    match.refresh_from_db()
+    context = match_context(match, request.user)
+    context["chat_error"] = error
+    if request.htmx:
+        return render(request, f"{MATCH_TEMPLATE}#chat", context, status=status)
+    if error:
+        messages.error(request, error)
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def match_resign(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    viewer = viewer_for(match, request.user)
+    if viewer.seat is None or match.status != Match.Status.ACTIVE:
+        messages.error(request, _("You are not playing in this match."))
+    else:
+        try:
+            services.do_resign(match.pk, viewer.seat)
+            messages.info(request, _("You resigned. Your decisions now take their defaults."))
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": match.get_absolute_url()})
+    return redirect(match)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HtmxHttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=signed_in(request).profile)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Profile saved."))
+        response = redirect("profile")
+        response.set_cookie("django_language", form.cleaned_data["language"])
+        return response
+    return render(request, "games/profile.html", {"form": form})
+
+
+def _game_names() -> list[tuple[str, str]]:
+    return [(slug, _(get_rules(slug).name)) for slug in available() if slug in guides.GUIDES]
+
+
+@require_GET
+def how_to_play_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/how_to_play_index.html", {"games": _game_names()})
+
+
+@require_GET
+def driving_school(request: HttpRequest) -> HttpResponse:
+    """police_alarm's Driving school (W-15): practise driving alone, with a timer between scenes."""
+    if "police_alarm" not in available():
+        raise Http404(_("No such game."))
+    context = {
+        "board": police_alarm_board.school_context(),
+        "seat": 0,
+        "action_url": "",
+        "game_name": _(get_rules("police_alarm").name),
+    }
+    return render(request, "games/police_alarm/school.html", context)
+
+
+def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game's rules written for players, with its pieces drawn as the board draws them."""
+    if slug not in available() or slug not in guides.GUIDES:
+        raise Http404(_("No such game."))
+    context = {
+        "slug": slug,
+        "game_name": _(get_rules(slug).name),
+        "guide_template": guides.template_for(slug),
+        "games": _game_names(),
+        **guides.GUIDES[slug](),
+    }
+    return render(request, "games/how_to_play.html", context)
