@@ -160,7 +160,8 @@ def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(
         [
             sys.executable,
             "-c",
-            f"import django; django.setup(); from games.play import services; services.do_start_match({match.pk}, None)",
+            "import django; django.setup(); from games.play import services; "
+            f"services.do_start_match({match.pk}, None)",
         ],
         cwd=ROOT,
         env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
