@@ -20,10 +20,9 @@ BASE_DIR = Path(__file__).resolve().parents[3]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
-from games.engines.base import SYSTEM, DecideContext, rng_for  # noqa: E402
 from games.engines.dirty_money import RULES  # noqa: E402
 from games.engines.dirty_money.rules import decision  # noqa: E402
-from tests.e2e.data.stored import stored_match, write_or_check  # noqa: E402
+from tests.e2e.data.stored import play_until, stored_match, write_or_check  # noqa: E402
 
 OUT = Path(__file__).with_name("dirty_money_late.json")
 SEED = "e2e-dirty-money-late-1"
@@ -42,24 +41,11 @@ def late_position(state: Any) -> bool:
 
 
 def build() -> dict[str, Any]:
-    bots = random.Random(BOT_SEED)
     start = RULES.initial(3, OPTIONS)
-    state = start
-    events: list[dict[str, Any]] = []
-    for n in range(MAX_ACTIONS):
-        if late_position(state):
-            break
-        actors = RULES.actors(state)
-        if not actors:
-            raise SystemExit("the game ended before a final-round turn of seat 0 came up; change BOT_SEED")
-        seat = min(actors)
-        action = RULES.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else RULES.bot_action(state, seat, bots)
-        ctx = DecideContext(rng=rng_for(SEED, len(events)), now=START_CLOCK + 5 * n)
-        for event in RULES.decide(state, seat, action, ctx):
-            state = RULES.evolve(state, event)
-            events.append({"actor": seat, **event.to_json()})
-    else:
-        raise SystemExit(f"no late position within {MAX_ACTIONS} actions")
+    bots = random.Random(BOT_SEED)
+    state, events = play_until(
+        RULES, start, late_position, seed=SEED, bots=bots, first_clock=START_CLOCK, most=MAX_ACTIONS
+    )
     return stored_match(
         RULES,
         start,

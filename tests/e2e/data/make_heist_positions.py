@@ -20,9 +20,9 @@ BASE_DIR = Path(__file__).resolve().parents[3]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
-from games.engines.base import SYSTEM, DecideContext, rng_for  # noqa: E402
+from games.engines.base import SYSTEM  # noqa: E402
 from games.engines.heist import RULES  # noqa: E402
-from tests.e2e.data.stored import stored_match, write_or_check  # noqa: E402
+from tests.e2e.data.stored import apply, stored_match, write_or_check  # noqa: E402
 
 HERE = Path(__file__).parent
 SEED = "stored-heist-1"
@@ -59,10 +59,7 @@ def play(stop: Any) -> dict[str, Any]:
             now = clock = max(clock, deadlines[0].due)
         else:
             raise SystemExit("the game ended early; change BOT_SEED")
-        ctx = DecideContext(rng=rng_for(SEED, len(events)), now=now)
-        for event in RULES.decide(state, seat, action, ctx):
-            state = RULES.evolve(state, event)
-            events.append({"actor": seat, **event.to_json()})
+        state = apply(RULES, state, seat, action, SEED, events, now)
     else:
         raise SystemExit(f"no stop within {MAX_ACTIONS} actions")
     return stored_match(

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from games.engines.base import Event, replay
+from games.engines.base import SYSTEM, DecideContext, Event, replay, rng_for
 
 
 def stored_match(rules: Any, start: Any, state: Any, events: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
@@ -16,6 +16,32 @@ def stored_match(rules: Any, start: Any, state: Any, events: list[dict[str, Any]
     options, time_limit, seed."""
     assert replay(rules, start, [Event.from_json(e) for e in events]) == state  # as import_match replays it
     return {"format": 1, **fields, "events": events}
+
+
+def apply(rules: Any, state: Any, seat: int, action: Any, seed: str, events: list[dict[str, Any]], now: float) -> Any:
+    """``action`` of ``seat`` decided and evolved as the platform would (the version's RNG, ``now``),
+    its events appended to ``events``; the new state."""
+    ctx = DecideContext(rng=rng_for(seed, len(events)), now=now)
+    for event in rules.decide(state, seat, action, ctx):
+        state = rules.evolve(state, event)
+        events.append({"actor": seat, **event.to_json()})
+    return state
+
+
+def play_until(rules: Any, start: Any, stop: Any, *, seed: str, bots: Any, first_clock: float, most: int) -> Any:
+    """Bots (``rules.bot_action``) play every seat from ``start``, SYSTEM steps taking their first
+    legal action, 5 s apart from ``first_clock``, until ``stop(state)``; (state, events)."""
+    state, events = start, list[dict[str, Any]]()
+    for n in range(most):
+        if stop(state):
+            return state, events
+        actors = rules.actors(state)
+        if not actors:
+            raise SystemExit("the game ended before the position came up; change BOT_SEED")
+        seat = min(actors)
+        action = rules.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else rules.bot_action(state, seat, bots)
+        state = apply(rules, state, seat, action, seed, events, first_clock + 5 * n)
+    raise SystemExit(f"no such position within {most} actions")
 
 
 def write_or_check(out: Path, document: dict[str, Any], script: str) -> None:
