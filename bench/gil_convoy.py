@@ -1,4 +1,4 @@
-"""What a busy thread costs an event loop's turns: the interpreter lock's convoy (docs/performance.md §36).
+"""What a busy thread costs an event loop's turns: the interpreter lock's convoy (decision 0015).
 
 A daphne's event loop shares the interpreter lock with its writer threads (``games.play.writers``). The
 loop lets go of the lock at every turn (its ``epoll`` call, each socket send), and while another

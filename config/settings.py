@@ -133,7 +133,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 HTTP_CONCURRENCY = env.int("HTTP_CONCURRENCY", default=8)
 # Threads of a server process that write the moves sent over its sockets, each with a kept database
 # connection (games.play.writers): 1 gives a lightly loaded machine's moves their opponents sooner, 3 a
-# saturated machine more moves a second (docs/performance.md, section 36).
+# saturated machine more moves a second (docs/decisions/0014-writer-threads.md).
 SOCKET_WRITER_THREADS = env.int("SOCKET_WRITER_THREADS", default=3)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -100,7 +100,7 @@ class _Sent:
     Django's cursors bind on the client (every parameter quoted into the text) and PostgreSQL then
     parses and plans the whole statement for each move. Prepared once per connection (the pool and
     the writer threads keep theirs), each move sends only the parameters: measured in live_bench,
-    this is most of the statement's cost on both sides (docs/performance.md, section 10).
+    this is most of the statement's cost on both sides (docs/decisions/0002-guarded-single-statement-write.md).
 
     Between the two the thread is free to work (:mod:`games.play.render_ahead`), but not to use the
     connection: it is busy with the statement. psycopg's ``Cursor.execute`` is its generator driven

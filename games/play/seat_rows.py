@@ -137,7 +137,7 @@ def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
             if row[n_seat + n_user] is not None:
                 # Without the way back (profile.user) that select_related sets: a user and a profile
                 # pointing at each other are a cycle, which only the collector frees, and a push
-                # builds every seat's after each move (docs/performance.md section 16).
+                # builds every seat's after each move (docs/decisions/0016-gc-tuning.md).
                 profile = profile_table.build(row[n_seat + n_user :], alias, plain_profile)
             user._state.fields_cache["profile"] = profile
         seat._state.fields_cache["user"] = user

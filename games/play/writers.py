@@ -5,17 +5,16 @@ and takes one, health-checked, before the next: three round trips to the databas
 that needs one, and pool bookkeeping besides. It also runs every call of the process on one shared
 thread, so a move waiting on PostgreSQL held up every other match's move and push in the process.
 These threads keep their connections from one move to the next instead, as a game server keeps its
-sockets, and one waits on the database while another renders (docs/performance.md, section 17).
+sockets, and one waits on the database while another renders (docs/decisions/0014-writer-threads.md).
 How many there are is a deployment's choice between a light load's latency and a full machine's
 throughput (``SOCKET_WRITER_THREADS``, default 3): each thread working on a move competes with the
 event loop for the interpreter's lock, and the loop can wait up to the switch interval (5 ms) for
-it at each turn (docs/performance.md, sections 36 and 37, measure both sides).
+it at each turn (decisions 0014 and 0015 measure both sides).
 A connection is dropped as soon as an error leaves it unusable, and the next move opens a new one.
 
-A live game's inputs came here first (issue 13); turn-based moves followed (issue 8). Two moves
-of one match may now be written at once in one process, as they always could be on two daphnes:
-the guarded statement (or the row lock) orders them, and a socket drops a push older than what it
-was sent.
+A live game's inputs and turn-based moves both come here. Two moves of one match may be written at
+once in one process, as they always could be on two daphnes: the guarded statement (or the row
+lock) orders them, and a socket drops a push older than what it was sent.
 """
 
 from __future__ import annotations

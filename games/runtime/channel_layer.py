@@ -4,13 +4,13 @@ Redis, and a group message is decoded once per process instead of once per socke
 channels_redis's pub/sub layer hands the bytes of a group message to every member channel of the
 process, and each consumer decodes them itself. A move's players' message (:mod:`games.push.pushes`)
 carries every connected seat's part, so a table of four on one daphne decoded it four times
-(3.5 % of a daphne's Python time in a flat-out run, docs/performance.md section 15). Here the
+(3.5 % of a daphne's Python time in a flat-out run, docs/decisions/0010-channel-layer.md). Here the
 bytes object the layer fanned out is decoded once and its members share the result.
 
 A move is written and rendered on a writer thread of the daphne that holds the mover's socket,
 and a match's other sockets are usually in the same process. Through Redis, its push went from
 the writer to the publishing thread, to Redis and back, to the process's event loop: about 5 ms
-at the median in a paced run (docs/performance.md section 21). :meth:`hand_over` hands the
+at the median in a paced run (decision 0010). :meth:`hand_over` hands the
 messages to this process's member channels on their own loop instead, and that loop then
 publishes them for the other processes (:meth:`group_send_elsewhere`) with this process's mark,
 by which its own subscriber knows them as already delivered and passes them over.
@@ -65,7 +65,7 @@ class _Shard(RedisSingleShardConnection):
     full load a daphne publishes a few hundred of a move's messages a second for the other
     processes, and each round trip holds the lock for a turn of the busy loop: a socket's
     subscriptions (its channel, its groups) queued behind them for seconds, past the handshake's
-    time-out (docs/performance.md, section 41). Here every message queued while a batch is on the
+    time-out (decision 0010). Here every message queued while a batch is on the
     wire goes in the next one, pipelined, in the order they were queued, on a connection of their
     own, and no subscription waits for them.
     """

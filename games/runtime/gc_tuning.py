@@ -7,11 +7,11 @@ all of it, pausing every socket of the process. So, once the app is loaded, what
 (``gc.freeze``: out of every collection's reach; it is never freed anyway), and the young
 generation is collected every 10,000 new objects, so that the short-lived objects of a render die
 before a collection looks at them instead of being moved into the older generations mid-render
-(docs/performance.md §14). Cycles are still collected; the cyclic garbage waiting for a
+(docs/decisions/0016-gc-tuning.md). Cycles are still collected; the cyclic garbage waiting for a
 collection is at most those 10,000 objects.
 
 ``bench/move_cost.py`` runs a server's code in its own process: it tunes it the same way, so that
-it measures what daphne runs (docs/performance.md §29: 521 ms in the collector after start-up with
+it measures what daphne runs (decision 0016: 521 ms in the collector after start-up with
 CPython's defaults, 389 ms of it in four full collections of up to 88 ms each; about 60 ms tuned).
 ``HIDEOUT_GC_TUNING=0`` keeps CPython's defaults, to measure the difference.
 """

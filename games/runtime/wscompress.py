@@ -151,7 +151,7 @@ class SelectiveDeflateProtocol(WebSocketProtocol):
         Twisted buffers a write, registers the socket with the event loop's poller, writes it when
         the loop next finds the socket writable, and unregisters it: three system calls and a turn
         of the loop, each giving up the interpreter's lock. Beside a writer thread rendering a move,
-        getting the lock back can take a switch interval (docs/performance.md, sections 36-38). A
+        getting the lock back can take a switch interval (decisions 0013 and 0015, docs/decisions/). A
         socket with nothing buffered takes the frame with one send instead; what the kernel does not
         take is buffered as before, and so is every frame behind it, so frames keep their order.
         A connection that is closing, or broken, is left to the reactor, which reports and ends it.

@@ -5,7 +5,7 @@ Channels hands a consumer its messages through ``await_many_dispatch``: a task p
 ``asyncio.wait`` on them both. A message then reaches its handler three loop turns after it was
 queued: the receiving task wakes, its completion wakes the wait, the wait wakes the consumer. Each
 turn gives up the interpreter's lock, and beside a writer thread that is rendering a move, the loop
-waits up to the switch interval (5 ms) to get it back (docs/performance.md, section 36): a push
+waits up to the switch interval (5 ms) to get it back (docs/decisions/0015-socket-turns.md): a push
 to an opponent paid that wait several times.
 
 Here each source has a task of its own that takes its next message and handles it at once, the

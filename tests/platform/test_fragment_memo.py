@@ -272,7 +272,7 @@ def test_the_spectators_context_of_shared_fragments_is_kept_per_language(make_us
 def test_a_match_rendered_for_every_seat_is_freed_without_the_collector(make_user: Any) -> None:
     """The contexts a push builds are kept on its match object, never the other way round as well:
     a cycle through them would wait for the collector, whose passes pause every socket of the
-    daphne (docs/performance.md section 16), with everything the contexts hold."""
+    daphne (docs/decisions/0016-gc-tuning.md), with everything the contexts hold."""
     import weakref
 
     from games.models import Match

@@ -231,7 +231,7 @@ def test_a_reply_leaves_for_the_client_at_once_not_at_the_reactors_next_turn(
     monkeypatch: pytest.MonkeyPatch, closing: bool
 ) -> None:
     """Each system call and turn of the loop can wait a switch interval beside a rendering writer
-    thread (performance §37, §38): a frame for an idle socket is sent at once, without the poller.
+    thread (docs/decisions/0013-frames-sent-at-once.md): a frame for an idle socket is sent at once, without the poller.
     A connection that is closing is left to the reactor, which ends it once its buffer is out."""
     import socket
 

@@ -92,7 +92,7 @@ def test_empty_seats_bots_and_players_without_a_profile_read_as_the_orm_reads_th
 def test_the_seats_and_their_players_are_freed_without_the_collector(make_user: Any) -> None:
     """A push reads every seat with its player after each move: no cycle among them (select_related
     sets profile.user back to the user) may leave them to the collector, whose passes pause every
-    socket of the daphne (docs/performance.md section 16). A name still costs no query."""
+    socket of the daphne (docs/decisions/0016-gc-tuning.md). A name still costs no query."""
     import weakref
 
     match, by_seat = started_match(make_user)

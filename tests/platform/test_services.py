@@ -90,7 +90,7 @@ def test_resubmitted_idempotency_key_is_answered_not_applied_twice(make_user: An
         ({"type": "no-such-action"}, 400),
         ({"type": "choose", "roles": ["NOBODY"]}, 400),
         ({"type": "withdraw", "slot": "one"}, 400),
-        ({"type": "choose", "roles": ["MASTERMIND"]}, 422),  # not owned at 4 players (§3)
+        ({"type": "choose", "roles": ["MASTERMIND"]}, 422),  # not owned at 4 players (heist spec, section 3)
         ({"type": "commit"}, 422),  # not negotiation yet
     ],
 )

@@ -145,7 +145,7 @@ def test_worker_started_after_the_deadline_still_applies_the_time_out(make_user:
 def test_worker_runs_bridge_race_round_end_steps_and_bots_to_the_finish(
     make_user: Any, start_worker: Any, private_queue: str
 ) -> None:
-    """Issue 3 §2: police fire, crane and shop refresh run as SYSTEM steps on a real worker."""
+    """Police fire, crane and shop refresh run as SYSTEM steps on a real worker."""
     from games.models import Match, Seat
     from games.play import services
 

@@ -118,7 +118,7 @@ def test_item10_idempotency_keys_belong_to_their_seat(make_user: Any) -> None:
 
 
 def test_the_guarded_statement_is_prepared_once_and_planned_once_per_connection(make_user: Any) -> None:
-    """Planning the statement for each move cost PostgreSQL more than running it (performance.md §10).
+    """Planning the statement for each move cost PostgreSQL more than running it (decision 0002).
 
     SQLite writes by the ORM path, which prepares nothing (CI's second pass runs this on PostgreSQL).
     The pool may hand this test a connection that other tests wrote live games' moves on, which holds

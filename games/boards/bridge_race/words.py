@@ -15,7 +15,7 @@ from games.push.speaking import current_language, gettext, ngettext
 
 # A board model is built in one language, looked up once for the whole build (asking Django's
 # translation machinery for each of a model's words and cell labels was about a third of building
-# it, docs/performance.md section 16): inside games.push.speaking.speaking, current_language() is a
+# it, docs/decisions/0018-speaking-context-var.md): inside games.push.speaking.speaking, current_language() is a
 # context variable's value.
 
 

@@ -1,4 +1,4 @@
-"""Fixed data of heist: roles, loot cards, role sets by player count (spec §2, §3)."""
+"""Fixed data of heist: roles, loot cards, role sets by player count (spec sections 2 and 3)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ DEFAULT_TIME_LIMIT = 60
 
 
 def roles_for(players: int) -> tuple[str, ...]:
-    """The roles each player owns at this player count (§3), in reveal order."""
+    """The roles each player owns at this player count (spec section 3), in reveal order."""
     if players == 4:
         owned: tuple[str, ...] = (THUG, DRIVER, GOON)
     elif players in (5, 6):

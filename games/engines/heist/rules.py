@@ -105,7 +105,7 @@ SYSTEM_TYPES = frozenset(
 
 
 def allowed_roles(state: State, seat: int) -> tuple[str, ...]:
-    """Roles the seat may choose now (§3, R-61, R-57)."""
+    """Roles the seat may choose now (spec section 3, R-61, R-57)."""
     owned = roles_for(state.players)
     if state.no_repeat and state.previous and seat < len(state.previous):
         owned = tuple(r for r in owned if r not in state.previous[seat])
