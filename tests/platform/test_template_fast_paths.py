@@ -249,19 +249,19 @@ def test_has_type_answers_for_each_list_of_actions() -> None:
 
 @pytest.mark.parametrize("autoescape", [True, False])
 def test_a_shared_fragments_context_is_the_one_context_new_makes(autoescape: bool) -> None:
-    """A shared fragment renders in the spectator's values (games.templatetags.hideout._new_context):
+    """A shared fragment renders in the spectator's values (games.runtime.template_contexts.new_context):
     the same context as Django's ``Context.new``, and an ``{% include %}`` in it still resolves."""
     from django.template.context import RenderContext, RequestContext
     from django.test import RequestFactory
 
-    from games.templatetags.hideout import _new_context
+    from games.runtime.template_contexts import new_context
 
     engine = Engine(loaders=[("django.template.loaders.locmem.Loader", {"part.html": "[{{ who }}]"})])
     template = engine.from_string('{% include "part.html" %}')
     board = Context({"who": "seat 2", "secret": "x"}, autoescape=autoescape, use_l10n=False)
     values = {"who": "<spectator>"}
     with board.render_context.push_state(template), board.bind_template(template):
-        ours, django = _new_context(board, values), board.new(values)
+        ours, django = new_context(board, values), board.new(values)
         assert type(ours) is type(django) is Context
         assert {k: v for k, v in vars(ours).items() if k not in ("dicts", "render_context")} == {
             k: v for k, v in vars(django).items() if k not in ("dicts", "render_context")
@@ -273,4 +273,4 @@ def test_a_shared_fragments_context_is_the_one_context_new_makes(autoescape: boo
         expected = "[&lt;spectator&gt;]" if autoescape else "[<spectator>]"
         assert template.nodelist.render(ours) == template.nodelist.render(django) == expected
     request = RequestContext(RequestFactory().get("/"), {"who": "me"})
-    assert not hasattr(_new_context(request, values), "_processors_index")  # Django's own, as RequestContext.new
+    assert not hasattr(new_context(request, values), "_processors_index")  # Django's own, as RequestContext.new
