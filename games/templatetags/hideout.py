@@ -32,7 +32,6 @@ from games.engines.kept import KeptByIdentity
 from games.play.bounded_cache import BoundedCache
 from games.push import fragment_memo
 from games.push.speaking import current_language
-from games.runtime.template_contexts import new_context
 
 register = template.Library()
 
@@ -240,7 +239,7 @@ def _render_shared(
     public_values = public_context(match)
 
     def render() -> SafeString:
-        public = new_context(context, public_values)
+        public = context.new(public_values)
         public["shared_key"] = key_value
         html = nodelist.render(public)
         return mark_safe(html.strip())
