@@ -200,9 +200,9 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
 # allauth's own rate limits stay on; ACCOUNT_RATE_LIMITS=off (or empty) turns them off for test stacks.
-# Failed log-ins are counted per address + account (games.web.accounts), the account first so that a
+# Failed log-ins are counted per address + account (games.runtime.allauth_login_attempts), the account first so that a
 # refused attempt does not also use up the address's budget that others behind it share.
-ACCOUNT_ADAPTER = "games.web.accounts.AccountAdapter"
+ACCOUNT_ADAPTER = "games.runtime.allauth_login_attempts.AccountAdapter"
 ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {"login_failed": "5/300s/key,30/m/ip"}
 if env.str("ACCOUNT_RATE_LIMITS", default="on").strip().lower() in ("", "off", "0", "false"):
     ACCOUNT_RATE_LIMITS = False

@@ -15,15 +15,11 @@ SQLite (the embedded default) keeps the ORM path; both pass the same service tes
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
 
-import psycopg
-import psycopg.postgres
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -33,6 +29,7 @@ from games.models import ActionReceipt, Match, MatchEvent, Seat
 from games.play import seat_rows
 from games.play.bounded_cache import BoundedCache
 from games.play.store import quoted_columns
+from games.runtime.psycopg_cursor import SentStatement
 
 _WRITE = f"""
 WITH m AS (
@@ -91,73 +88,6 @@ def _sql(with_seats: bool) -> str:
         f" FROM m LEFT JOIN {table} s ON s.{column['match']} = m.id{seat_rows.player_joins()}"
         f" ORDER BY s.{column['number']}"
     )
-
-
-class _Sent:
-    """The statement sent on this thread's connection as a prepared statement, with server-side
-    binding; its answer read later (:meth:`answer`).
-
-    Django's cursors bind on the client (every parameter quoted into the text) and PostgreSQL then
-    parses and plans the whole statement for each move. Prepared once per connection (the pool and
-    the writer threads keep theirs), each move sends only the parameters: measured in live_bench,
-    this is most of the statement's cost on both sides (docs/decisions/0002-guarded-single-statement-write.md).
-
-    Between the two the thread is free to work (:mod:`games.play.render_ahead`), but not to use the
-    connection: it is busy with the statement. psycopg's ``Cursor.execute`` is its generator driven
-    to the end at once; here it is driven up to its first wait (the statement sent), then resumed.
-    """
-
-    def __init__(self, sql: str, params: dict[str, Any]) -> None:
-        # The thread's connection, found once: each use of the ``connection`` proxy looks it up again.
-        self.db = db = connections[DEFAULT_DB_ALIAS]
-        db.ensure_connection()
-        self.sql = sql
-        self.started = time.monotonic()
-        self.raw = db.connection
-        self.cursor = psycopg.Cursor(self.raw)
-        if _SESSION_ZONE_TIMESTAMPS is not None and db.timezone_name == "UTC":
-            # The seats' times (four or so a seat) read by psycopg's own loader, compiled where
-            # psycopg is: Django's, written in Python, cost some 3 µs a value. On a session in
-            # UTC (Django sets the session's zone) both give the same datetimes in timezone.utc.
-            self.cursor.adapters.register_loader("timestamptz", _SESSION_ZONE_TIMESTAMPS)
-        steps = self.cursor._execute_gen(sql, params, prepare=True)
-        self.steps: Generator[Any, Any, Any] | None = steps
-        self.waiting_for: Any = None
-        with db.wrap_database_errors, self.raw.lock:
-            try:
-                self.waiting_for = next(steps)
-            except StopIteration:  # answered without waiting
-                self.steps = None
-
-    def answer(self) -> list[tuple[Any, ...]]:
-        db = self.db
-        try:
-            with db.wrap_database_errors, self.raw.lock:
-                if self.steps is not None:
-                    self.raw.wait(_resumed(self.waiting_for, self.steps))
-                rows: list[tuple[Any, ...]] = self.cursor.fetchall()
-        finally:
-            self.cursor.close()
-        if db.queries_logged:  # as Django's debug cursor does (DEBUG, CaptureQueriesContext)
-            db.queries_log.append({"sql": self.sql, "time": f"{time.monotonic() - self.started:.3f}"})
-        return rows
-
-
-# psycopg's loader of timestamptz text: in the session's time zone.
-_SESSION_ZONE_TIMESTAMPS = psycopg.postgres.adapters.get_loader(
-    psycopg.postgres.types["timestamptz"].oid, psycopg.pq.Format.TEXT
-)
-
-
-def _resumed(first_wait: Any, steps: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
-    """``steps`` (already advanced to ``first_wait``) as psycopg's wait loop drives a fresh generator."""
-    ready = yield first_wait
-    while True:
-        try:
-            wait = steps.send(ready)
-        except StopIteration as done:
-            return done.value
-        ready = yield wait
 
 
 def enabled() -> bool:
@@ -222,7 +152,7 @@ def send(
         "user": user,
         "seats": json.dumps([{"number": n, "key": waiting.get(n, "")} for n in range(match.seat_count)]),
     }
-    sent = _Sent(_sql(with_seats), params)
+    sent = SentStatement(_sql(with_seats), params)
     return Pending(sent, match.pk, match.revision, waiting, at, with_seats)
 
 
@@ -230,7 +160,7 @@ class Pending:
     """A move's statement on the wire (:func:`send`)."""
 
     def __init__(
-        self, sent: _Sent, match_id: int, revision: int, waiting: dict[int, str], at: datetime, with_seats: bool
+        self, sent: SentStatement, match_id: int, revision: int, waiting: dict[int, str], at: datetime, with_seats: bool
     ) -> None:
         self._sent = sent
         self.match_id = match_id
@@ -308,13 +238,13 @@ def catch_up(match_id: int, after: int | None) -> CaughtUp | None:
     ahead (:meth:`Pending.foreseen_seats`). ``None``: the match is not running.
     """
     cold = after is None
-    rows = _Sent(_catch_up_sql(cold), {"id": match_id, "after": after}).answer()
+    rows = SentStatement(_catch_up_sql(cold), {"id": match_id, "after": after}).answer()
     if not rows:
         return None
     db = connections[DEFAULT_DB_ALIAS]
     table = _match_table(db.vendor, cold)
     width = len(table.attnames)
-    match = table.build(rows[0][:width], db.alias, plain=False)
+    match = table.build(rows[0][:width], db.alias)
     assert isinstance(match, Match)
     listed = rows[0][width]
     events = json.loads(listed) if isinstance(listed, str) else listed

@@ -18,11 +18,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.models import Field, Model, signals
-from django.db.models.base import ModelState
+from django.db.models import Field, Model
 
 from games.models import Profile, Seat
 from games.play.store import quoted_columns
+from games.runtime.related_cache import set_related
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -30,7 +30,7 @@ Converter = Callable[[Any, Any, Any], Any]
 class Table:
     """One model's columns in the query: their attribute names and how each value is converted.
 
-    ``leave_out``: fields not read (``build`` then leaves them deferred, and needs ``plain=False``).
+    ``leave_out``: fields not read (``build`` then leaves them deferred).
     """
 
     def __init__(self, model: type[Model], alias: str, leave_out: tuple[str, ...] = ()) -> None:
@@ -44,8 +44,8 @@ class Table:
             self.converters.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
         self.converting = any(converters for _col, converters in self.converters)
 
-    def build(self, values: tuple[Any, ...], alias: str, plain: bool) -> Model:
-        """The instance of a row's ``values`` for database ``alias``; ``plain``: :func:`_plainly_built`."""
+    def build(self, values: tuple[Any, ...], alias: str) -> Model:
+        """The instance of a row's ``values`` for database ``alias``."""
         if self.converting:
             converted = []
             for value, (col, converters) in zip(values, self.converters, strict=True):
@@ -53,27 +53,7 @@ class Table:
                     value = convert(value, col, connection)
                 converted.append(value)
             values = tuple(converted)
-        if not plain:
-            return self.model.from_db(alias, self.attnames, list(values))
-        # What from_db leaves, in about a quarter of its time (Model.__init__ sets each field through
-        # its descriptor and sends two signals): every concrete field is read, so none is deferred.
-        instance = self.model.__new__(self.model)
-        state = instance._state = ModelState()
-        state.adding, state.db = False, alias
-        instance.__dict__.update(zip(self.attnames, values, strict=True))
-        return instance
-
-
-def _plainly_built(model: type[Model]) -> bool:
-    """Whether ``model.from_db`` is ``Model``'s and its ``__init__`` does nothing but set the fields:
-    no override of either, and no receiver of ``pre_init`` or ``post_init`` (a ``post_init``
-    receiver is how fields such as ``ImageField`` hook in)."""
-    return (
-        model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
-        and model.__init__ is Model.__init__
-        and not signals.pre_init.has_listeners(model)
-        and not signals.post_init.has_listeners(model)
-    )
+        return self.model.from_db(alias, self.attnames, list(values))
 
 
 def _column(field: Field[Any, Any]) -> str:
@@ -124,23 +104,22 @@ def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
     seat_table, user_table, profile_table = _tables(db.vendor)
     n_seat, n_user = len(seat_table.attnames), len(user_table.attnames)
     alias = db.alias
-    plain_seat, plain_user, plain_profile = (_plainly_built(t.model) for t in (seat_table, user_table, profile_table))
     seats: list[Seat] = []
     for row in rows:
         if row[0] is None:
             continue
-        seat = seat_table.build(row[:n_seat], alias, plain_seat)
+        seat = seat_table.build(row[:n_seat], alias)
         user = None
         if row[n_seat] is not None:  # the user's primary key: an empty seat joins nothing
-            user = user_table.build(row[n_seat : n_seat + n_user], alias, plain_user)
+            user = user_table.build(row[n_seat : n_seat + n_user], alias)
             profile = None
             if row[n_seat + n_user] is not None:
                 # Without the way back (profile.user) that select_related sets: a user and a profile
                 # pointing at each other are a cycle, which only the collector frees, and a push
                 # builds every seat's after each move (docs/decisions/0016-gc-tuning.md).
-                profile = profile_table.build(row[n_seat + n_user :], alias, plain_profile)
-            user._state.fields_cache["profile"] = profile
-        seat._state.fields_cache["user"] = user
+                profile = profile_table.build(row[n_seat + n_user :], alias)
+            set_related(user, "profile", profile)
+        set_related(seat, "user", user)
         assert isinstance(seat, Seat)
         seats.append(seat)
     return seats

@@ -24,15 +24,15 @@ import contextlib
 import contextvars
 import functools
 import logging
-import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import connection
+
+from games.runtime.asgiref_loop import serve_loop_from_this_thread
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +131,7 @@ def _on_thread(
 ) -> None:
     # What sync_to_async tells its thread, so that async_to_sync in it (the in-memory channel
     # layer's sends, games.push.broadcaster) runs on the caller's loop, where that layer's queues live.
-    SyncToAsync.threadlocal.main_event_loop = loop
-    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+    serve_loop_from_this_thread(loop)
     calls: list[LoopCall] = []
     _handing.loop, _handing.calls = loop, calls
     try:

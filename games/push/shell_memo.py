@@ -21,12 +21,10 @@ anyway and compared, and a difference is an error.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.template.context import make_context
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
@@ -34,6 +32,7 @@ from games import boards
 from games.models import Match
 from games.play.bounded_cache import BoundedCache
 from games.push import fragment_memo
+from games.runtime.template_contexts import TemplateBinding
 from games.templatetags.hideout import FragmentNode, SharedFragmentNode, kept_key
 
 BOARD_TEMPLATE = "games/match.html#board"
@@ -159,29 +158,6 @@ def _walk(context: dict[str, Any], digest: Callable[[str], str]) -> tuple[Board,
     return board, tuple((node, key) for node, key, _alone in plan)
 
 
-class _Binding:
-    """The board's template context bound as the walk binds it (so that an ``{% include %}`` in a
-    fragment resolves), made only when a fragment must be rendered: most kept boards render none."""
-
-    def __init__(self, template: Any, context: dict[str, Any]) -> None:
-        self._template = template
-        self._context = context
-        self._stack = ExitStack()
-        self._bound: Any = None
-
-    def bound(self) -> Any:
-        if self._bound is None:
-            proxy = self._template.template  # the backend's wrapper holds the partial
-            bound = make_context(self._context, None, autoescape=self._template.backend.engine.autoescape)
-            self._stack.enter_context(bound.render_context.push_state(proxy))
-            self._stack.enter_context(bound.bind_template(proxy))
-            self._bound = bound
-        return self._bound
-
-    def close(self) -> None:
-        self._stack.close()
-
-
 def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     stamp = _stamp(context)
     head = kept.head.replace(kept.stamp, stamp, 1)
@@ -193,7 +169,7 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     shared = iter(found) if found is not None else None  # else looked up one by one, and kept together
     drawn: list[str] = []
     memo_key = kept_key(context)  # what FragmentNode.fragment_html keys each fragment under, found once
-    binding = _Binding(kept.template, context)
+    binding = TemplateBinding(kept.template, context)
     try:
         for (node, key_value), name, inputs in zip(kept.plan, kept.names, kept.fragment_inputs, strict=True):
             if inputs is not None:
@@ -216,7 +192,7 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     return Board(head + kept.body, kept.body_digest, frags, kept.shared)
 
 
-def _render_alone(node: FragmentNode, binding: _Binding, key_value: Any) -> SafeString:
+def _render_alone(node: FragmentNode, binding: TemplateBinding, key_value: Any) -> SafeString:
     return node.render_alone(binding.bound(), key_value)
 
 

@@ -1,22 +1,18 @@
 """The Redis channel layer: a move's messages reach the sockets of the writer's own process without
-Redis, and a group message is decoded once per process instead of once per socket.
-
-channels_redis's pub/sub layer hands the bytes of a group message to every member channel of the
-process, and each consumer decodes them itself. A move's players' message (:mod:`games.push.pushes`)
-carries every connected seat's part, so a table of four on one daphne decoded it four times
-(3.5 % of a daphne's Python time in a flat-out run, docs/decisions/0010-channel-layer.md). Here the
-bytes object the layer fanned out is decoded once and its members share the result.
+Redis, decoded once for all of them, and publishing never holds up a socket's subscriptions.
 
 A move is written and rendered on a writer thread of the daphne that holds the mover's socket,
 and a match's other sockets are usually in the same process. Through Redis, its push went from
 the writer to the publishing thread, to Redis and back, to the process's event loop: about 5 ms
 at the median in a paced run (decision 0010). :meth:`hand_over` hands the
-messages to this process's member channels on their own loop instead, and that loop then
-publishes them for the other processes (:meth:`group_send_elsewhere`) with this process's mark,
-by which its own subscriber knows them as already delivered and passes them over.
+messages to this process's member channels on their own loop instead, as they are (no encoding,
+no decoding: every member shares the one message), and that loop then publishes them for the
+other processes (:meth:`group_send_elsewhere`) with this process's mark, by which its own
+subscriber knows them as already delivered and passes them over.
 
 Sharing is safe because no handler changes the message it is given: the consumers read it,
-take their part and send what they build from it.
+take their part and send what they build from it. A message from another process is decoded by
+each member channel, as channels_redis decodes it.
 """
 
 from __future__ import annotations
@@ -26,7 +22,6 @@ import itertools
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from threading import Lock
 from typing import Any, Generic, TypeVar
 
 from channels.layers import InMemoryChannelLayer
@@ -42,9 +37,6 @@ from games.play import writers
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Messages decoded recently, by the identity of their bytes; each entry holds the bytes too, so
-# that an id is never reused while it is kept.
-_KEPT = 64
 # Ahead of a message this process has delivered to its own sockets already, with the process's id.
 _HEARD_HERE = b"hideout-heard-here:"
 
@@ -65,7 +57,7 @@ class _Shard(RedisSingleShardConnection):
     full load a daphne publishes a few hundred of a move's messages a second for the other
     processes, and each round trip holds the lock for a turn of the busy loop: a socket's
     subscriptions (its channel, its groups) queued behind them for seconds, past the handshake's
-    time-out (decision 0010). Here every message queued while a batch is on the
+    time-out (docs/decisions/0010-channel-layer.md). Here every message queued while a batch is on the
     wire goes in the next one, pipelined, in the order they were queued, on a connection of their
     own, and no subscription waits for them.
     """
@@ -188,8 +180,6 @@ def _report(task: asyncio.Future[None]) -> None:
 class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._decoded: dict[int, tuple[bytes, Any]] = {}
-        self._decoded_lock = Lock()
         self.mark = _HEARD_HERE + uuid.uuid4().bytes
 
     def _get_layer(self) -> Any:
@@ -234,17 +224,8 @@ class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
     def deserialize(self, message: bytes | _Decoded) -> Any:
         if isinstance(message, _Decoded):
             return message.message
-        with self._decoded_lock:
-            kept = self._decoded.get(id(message))
-        if kept is not None and kept[0] is message:
-            return kept[1]
         body = message[len(self.mark) :] if message.startswith(_HEARD_HERE) else message
-        decoded = super().deserialize(body)
-        with self._decoded_lock:
-            if len(self._decoded) >= _KEPT:
-                del self._decoded[next(iter(self._decoded))]  # the oldest
-            self._decoded[id(message)] = (message, decoded)
-        return decoded
+        return super().deserialize(body)
 
 
 class LoopInMemoryChannelLayer(InMemoryChannelLayer):

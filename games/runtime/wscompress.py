@@ -141,10 +141,6 @@ class SelectiveDeflateProtocol(WebSocketProtocol):
         finally:
             self._deflate_next = False
 
-    def dataReceived(self, data: bytes) -> None:
-        # autobahn's, without its debug line, whose arguments it formats for every read.
-        self._dataReceived(data)
-
     def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:
         """autobahn's, with a frame for an idle socket sent to the kernel at once.
 

@@ -38,9 +38,9 @@ from games.push import pushes
 from games.push.presenter import viewer_for
 from games.push.pushes import players_group, seat_group, watch_group
 from games.push.speaking import speaking
+from games.runtime.channels_dispatch import serve_in_turn
 from games.runtime.wscompress import DEFLATE
 from games.sockets import livesocket, presence
-from games.sockets.socket_turns import serve_in_turn
 from games.web import ratelimit
 
 
@@ -73,7 +73,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.answering = set()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """As Channels' own, with my messages handled in fewer loop turns (games.sockets.socket_turns)."""
+        """As Channels' own, with my messages handled in fewer loop turns (games.runtime.channels_dispatch)."""
         self.scope = scope
         layer = get_channel_layer(self.channel_layer_alias)
         if layer is None:

@@ -21,7 +21,6 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.middleware.csrf import get_token
 from django.template.base import FilterExpression, TextNode
-from django.template.context import RenderContext
 from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
 from django.utils.html import format_html
@@ -240,7 +239,7 @@ def _render_shared(
     public_values = public_context(match)
 
     def render() -> SafeString:
-        public = _new_context(context, public_values)
+        public = context.new(public_values)
         public["shared_key"] = key_value
         html = nodelist.render(public)
         return mark_safe(html.strip())
@@ -251,22 +250,6 @@ def _render_shared(
     # The same panel as at an earlier revision is not rendered again.
     memo_key = (match.id, match.seed, language, "shared", name, key_value)
     return fragment_memo.rendered(memo_key, inputs(public_values, key_value), render)
-
-
-def _new_context(context: template.Context, values: dict[str, Any]) -> template.Context:
-    """``context.new(values)``: a context holding only ``values``, bound to the same template. For a
-    plain ``Context`` (a board's, :mod:`games.push.shell_memo`) made as its ``__copy__`` makes it,
-    without the ``copy`` module's general path (its three copies cost three quarters of it)."""
-    if type(context) is not template.Context:
-        return context.new(values)
-    new = template.Context.__new__(template.Context)
-    new.__dict__.update(context.__dict__)
-    render_context = RenderContext.__new__(RenderContext)
-    render_context.__dict__.update(context.render_context.__dict__)
-    render_context.dicts = context.render_context.dicts[:]
-    new.render_context = render_context
-    new._reset_dicts(values)  # type: ignore[attr-defined]  # BaseContext's, missing from the stubs
-    return new
 
 
 def forget_shared() -> None:

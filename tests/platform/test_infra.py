@@ -288,19 +288,3 @@ def test_what_a_full_socket_does_not_take_waits_for_the_reactor_and_later_frames
     finally:
         ours.close()
         theirs.close()
-
-
-def test_a_read_goes_to_the_frame_parser_without_formatting_a_debug_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from autobahn.twisted import websocket as autobahn_twisted
-
-    from games.runtime.wscompress import SelectiveDeflateProtocol
-
-    def formatted(*_: object) -> str:
-        raise AssertionError("a debug line's arguments were formatted")
-
-    monkeypatch.setattr(autobahn_twisted, "hltype", formatted)
-    proto = SelectiveDeflateProtocol()
-    parsed: list[bytes] = []
-    monkeypatch.setattr(proto, "_dataReceived", parsed.append)
-    proto.dataReceived(b"\x81\x02hi")
-    assert parsed == [b"\x81\x02hi"]

@@ -11,6 +11,7 @@ from django.template import Context, Template
 
 from games.play import services
 from games.push import fragment_memo, pushes, shell_memo
+from games.runtime import template_contexts
 
 from .helpers import started_match
 
@@ -74,14 +75,14 @@ def test_a_kept_board_binds_its_template_only_for_a_fragment_it_renders(
     _boards(type(match), match.pk, by_seat)  # walked: the shells are kept
     first = _boards(type(match), match.pk, by_seat)  # kept: the shared fragments are kept together
     bound: list[bool] = []  # for each fragment rendered: whether its context was bound to the board's template
-    real_bound = shell_memo._Binding.bound
+    real_bound = template_contexts.TemplateBinding.bound
 
     def counted(binding: Any) -> Any:
         context = real_bound(binding)
         bound.append(context.template is not None)
         return context
 
-    monkeypatch.setattr(shell_memo._Binding, "bound", counted)
+    monkeypatch.setattr(template_contexts.TemplateBinding, "bound", counted)
     again = _boards(type(match), match.pk, by_seat)
     assert bound == [], "every fragment kept: nothing bound"
     assert {seat: b.board_html() for seat, b in again.items()} == {seat: b.board_html() for seat, b in first.items()}

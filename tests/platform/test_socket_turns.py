@@ -1,4 +1,4 @@
-"""A match socket's messages: one at a time, in few loop turns (games.sockets.socket_turns)."""
+"""A match socket's messages: one at a time, in few loop turns (games.runtime.channels_dispatch)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from channels.exceptions import StopConsumer
 
-from games.sockets.socket_turns import serve_in_turn
+from games.runtime.channels_dispatch import serve_in_turn
 
 from .helpers import run_on_its_own_loop
 

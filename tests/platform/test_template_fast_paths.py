@@ -245,32 +245,3 @@ def test_has_type_answers_for_each_list_of_actions() -> None:
     assert has_type(legal, "choose") and has_type(legal, "offer") and not has_type(legal, "look")
     assert not has_type([], "choose") and not has_type(None, "choose")
     assert has_type([{"type": "look"}], "look") and not has_type([{"type": "look"}], "choose")
-
-
-@pytest.mark.parametrize("autoescape", [True, False])
-def test_a_shared_fragments_context_is_the_one_context_new_makes(autoescape: bool) -> None:
-    """A shared fragment renders in the spectator's values (games.templatetags.hideout._new_context):
-    the same context as Django's ``Context.new``, and an ``{% include %}`` in it still resolves."""
-    from django.template.context import RenderContext, RequestContext
-    from django.test import RequestFactory
-
-    from games.templatetags.hideout import _new_context
-
-    engine = Engine(loaders=[("django.template.loaders.locmem.Loader", {"part.html": "[{{ who }}]"})])
-    template = engine.from_string('{% include "part.html" %}')
-    board = Context({"who": "seat 2", "secret": "x"}, autoescape=autoescape, use_l10n=False)
-    values = {"who": "<spectator>"}
-    with board.render_context.push_state(template), board.bind_template(template):
-        ours, django = _new_context(board, values), board.new(values)
-        assert type(ours) is type(django) is Context
-        assert {k: v for k, v in vars(ours).items() if k not in ("dicts", "render_context")} == {
-            k: v for k, v in vars(django).items() if k not in ("dicts", "render_context")
-        }
-        assert ours.dicts == django.dicts and ours.dicts[-1] is values and "secret" not in ours
-        assert isinstance(ours.render_context, RenderContext)
-        assert vars(ours.render_context) == vars(django.render_context)
-        assert ours.render_context.dicts is not board.render_context.dicts  # pushed apart, as Django's
-        expected = "[&lt;spectator&gt;]" if autoescape else "[<spectator>]"
-        assert template.nodelist.render(ours) == template.nodelist.render(django) == expected
-    request = RequestContext(RequestFactory().get("/"), {"who": "me"})
-    assert not hasattr(_new_context(request, values), "_processors_index")  # Django's own, as RequestContext.new

@@ -1,7 +1,8 @@
 """A socket's messages, from its client and from the channel layer, handled one at a time in few
 turns of the event loop.
 
-Channels hands a consumer its messages through ``await_many_dispatch``: a task per source, and
+Channels' ``AsyncConsumer.__call__`` hands a consumer its messages through
+``channels.utils.await_many_dispatch``: a task per source, and
 ``asyncio.wait`` on them both. A message then reaches its handler three loop turns after it was
 queued: the receiving task wakes, its completion wakes the wait, the wait wakes the consumer. Each
 turn gives up the interpreter's lock, and beside a writer thread that is rendering a move, the loop
@@ -11,6 +12,9 @@ to an opponent paid that wait several times.
 Here each source has a task of its own that takes its next message and handles it at once, the
 moment it has it: one turn after it was queued. A lock keeps the consumer's one-at-a-time promise:
 a message that arrives while the other source's is being handled waits for it, in arrival order.
+The match consumer's ``__call__`` (:mod:`games.sockets.consumers`) is Channels' own with
+:func:`serve_in_turn` in place of ``await_many_dispatch``: it sets the attributes Channels' sets
+(``scope``, ``channel_layer``, ``channel_name``, ``base_send``) and ends on ``StopConsumer`` as it does.
 """
 
 from __future__ import annotations
