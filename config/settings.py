@@ -83,6 +83,10 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Each game's own template library lives in its board package (games/boards/<game>/tags.py).
+            "libraries": {
+                "heist": "games.boards.heist.tags",
+            },
         },
     },
 ]

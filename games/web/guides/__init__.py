@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.web.guides import bridge_race, dirty_money, exit_memory, heist, police_alarm
+from games.boards.heist import guide as heist
+from games.web.guides import bridge_race, dirty_money, exit_memory, police_alarm
 
 GUIDES: dict[str, Callable[[], dict[str, Any]]] = {
     "heist": heist.guide_context,
