@@ -85,6 +85,7 @@ TEMPLATES = [
             ],
             # Each game's own template library lives in its board package (games/boards/<game>/tags.py).
             "libraries": {
+                "bridge_race": "games.boards.bridge_race.tags",
                 "heist": "games.boards.heist.tags",
             },
         },

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.boards.bridge_race import guide as bridge_race
 from games.boards.heist import guide as heist
-from games.web.guides import bridge_race, dirty_money, exit_memory, police_alarm
+from games.web.guides import dirty_money, exit_memory, police_alarm
 
 GUIDES: dict[str, Callable[[], dict[str, Any]]] = {
     "heist": heist.guide_context,
