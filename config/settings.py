@@ -83,6 +83,11 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Each game's own template library lives in its board package (games/boards/<game>/tags.py).
+            "libraries": {
+                "bridge_race": "games.boards.bridge_race.tags",
+                "heist": "games.boards.heist.tags",
+            },
         },
     },
 ]

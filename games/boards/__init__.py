@@ -1,24 +1,48 @@
-"""Each game's presentation: ``games.boards.<game>.board_context`` turns the engine's view into what
-its board template draws (plain, tested functions; the templates stay simple and template tags
-stay tiny filters).
+"""Each game's presentation, one package per game, ``games.boards.<game>``, with the same parts in
+the same places:
 
-A game module defines::
+- ``__init__``: what the platform reads of it: ``board_context`` (a :class:`BoardContext`) and,
+  for a game whose board is pushed in fragments, ``FRAGMENT_INPUTS`` and ``SHELL_INPUTS``;
+- ``context``: the engine's view turned into what its board template reads as ``board``;
+- ``words``: its player-facing names and help, translated;
+- ``fragments``: what each named fragment of its board reads, and what its shell reads;
+- ``panels`` (and such): markup written in Python where the template engine was too slow;
+- ``guide``: its How to play pictures (``guide_context``);
+- ``tags``: its template library, if any (registered in ``TEMPLATES``' ``libraries``).
 
-    def board_context(*, view, seat, legal, names, finished, state_key=None) -> dict[str, Any]
-
-(``state_key``: match, seed and version of the state the view is of, ``None`` outside a match, so
-that a builder may keep what every viewer of that state sees alike) and its template reads the
-result as ``board``; it may also name what each board fragment reads
-(``FRAGMENT_INPUTS``, below) and what its board reads around them (``SHELL_INPUTS``). A game
-without ``board_context`` gets no ``board``.
+Its templates are ``templates/games/<game>/``. What every board shares is here: the match page's
+own fragments (:mod:`.common`), action forms (:mod:`.forms`) and small lookups (:mod:`.lookups`).
+A game without ``board_context`` gets no ``board``. Boards import nothing from
+``games.templatetags`` (which imports them).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
+
+
+class BoardContext(Protocol):
+    """``board_context(*, view, seat, legal, names, finished, state_key=None)``: the board's context.
+
+    ``view`` is the engine's view for ``seat`` (``None``: a spectator), ``legal`` the seat's legal
+    actions, ``names`` the seats' display names; ``state_key`` is the match, seed and version of
+    the state the view is of (``None`` outside a match), so that a builder may keep what every
+    viewer of that state sees alike.
+    """
+
+    def __call__(
+        self,
+        *,
+        view: dict[str, Any],
+        seat: int | None,
+        legal: list[dict[str, Any]],
+        names: Mapping[int, str],
+        finished: bool,
+        state_key: tuple[Any, ...] | None = None,
+    ) -> dict[str, Any]: ...
 
 
 @cache
@@ -32,8 +56,9 @@ def _module(game: str) -> Any:
         return None
 
 
-def _builder(game: str) -> Any:
-    return getattr(_module(game), "board_context", None)
+def _builder(game: str) -> BoardContext | None:
+    found: BoardContext | None = getattr(_module(game), "board_context", None)
+    return found
 
 
 def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:

@@ -8,9 +8,7 @@ values are merged into the payload.
 
 from __future__ import annotations
 
-import json
 import re
-import uuid
 from collections.abc import Mapping
 from contextlib import nullcontext
 from functools import lru_cache
@@ -19,64 +17,28 @@ from typing import Any
 from django import template
 from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.middleware.csrf import get_token
 from django.template.base import FilterExpression, TextNode
 from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games import boards
 from games.boards import common as board_common
-from games.engines.kept import KeptByIdentity
+from games.boards.forms import action_button, action_fields, action_form_attrs
+from games.boards.lookups import get, has_type, numbered, of_type
 from games.play.bounded_cache import BoundedCache
 from games.push import fragment_memo
 from games.push.speaking import current_language
 
 register = template.Library()
 
-
-@register.simple_tag(takes_context=True)
-def action_form_attrs(context: template.Context) -> SafeString:
-    # No hx-post: match.js sends a ``data-act`` form over the match's socket (or, with the socket
-    # down, posts it as HTMX would); without JavaScript it is a plain form POST. Never both.
-    return mark_safe(f'method="post" action="{board_common.shown(context["action_url"])}" data-act')
-
-
-@register.simple_tag(takes_context=True)
-def action_fields(context: template.Context, payload: dict[str, Any] | str) -> SafeString:
-    """Hidden inputs for an action form; ``payload`` may be just the action type.
-
-    A page rendered for a request carries the board version and an idempotency key in each form,
-    for a plain POST without JavaScript. A push (no request) leaves them out: only match.js reads
-    pushed boards, and it sends the version of the board it shows and a fresh key with each move,
-    so an unchanged form renders byte for byte the same and is not pushed again.
-    """
-    if isinstance(payload, str):
-        payload = {"type": payload}
-    action = json.dumps(payload, separators=(",", ":"))
-    request = context.get("request")
-    if request is None:
-        return mark_safe(f'<input type="hidden" name="action" value="{board_common.escape_text(action)}">')
-    return format_html(
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
-        '<input type="hidden" name="version" value="{}">'
-        '<input type="hidden" name="key" value="{}">'
-        '<input type="hidden" name="action" value="{}">',
-        get_token(request),
-        context.get("version", ""),
-        uuid.uuid4().hex,
-        action,
-    )
-
-
-@register.simple_tag(takes_context=True)
-def action_button(context: template.Context, payload: dict[str, Any], label: str, css: str = "") -> SafeString:
-    """A one-button form posting ``payload`` (built in Python: boards have many of these)."""
-    return mark_safe(
-        f'<form {action_form_attrs(context)} class="action-form">{action_fields(context, payload)}'
-        f'<button type="submit" class="{board_common.shown(css or "btn")}">{board_common.shown(label)}</button></form>'
-    )
+register.simple_tag(action_form_attrs, takes_context=True)
+register.simple_tag(action_fields, takes_context=True)
+register.simple_tag(action_button, takes_context=True)
+register.filter(get)
+register.filter(numbered)
+register.filter(of_type)
+register.filter(has_type)
 
 
 @register.simple_tag
@@ -105,28 +67,10 @@ def log_items(lines: list[dict[str, Any]]) -> SafeString:
 
 
 @register.filter
-def get(mapping: Any, key: Any) -> Any:
-    """``{{ dict|get:key }}`` for dict lookups with a variable key (also list indexes)."""
-    try:
-        return mapping[key]
-    except (KeyError, IndexError, TypeError):
-        try:
-            return mapping[str(key)]
-        except (KeyError, IndexError, TypeError):
-            return None
-
-
-@register.filter
 def with_seat(items: Any, seat: Any) -> Any:
     """The item of ``items`` (dicts) whose ``"seat"`` is ``seat``:
     ``{% with p=board.players|with_seat:fragment_key %}``."""
     return next((item for item in items or () if item.get("seat") == seat), None)
-
-
-@register.filter
-def numbered(seats: Any, number: Any) -> Any:
-    """The seat of ``seats`` whose ``number`` is ``number``: ``{% with s=seats|numbered:shared_key %}``."""
-    return next((s for s in seats or () if s.number == number), None)
 
 
 @register.filter
@@ -137,33 +81,6 @@ def plus_one(value: int) -> int:
 @register.simple_tag(takes_context=True)
 def player_name(context: template.Context, seat: Any) -> str:
     return board_common.seat_name(context.get("names"), seat)
-
-
-@register.filter
-def of_type(actions: Any, kind: str) -> list[dict[str, Any]]:
-    """The legal actions of one type: ``{% for a in legal|of_type:"withdraw" %}``."""
-    return [a for a in actions or () if a.get("type") == kind]
-
-
-# A legal actions list's types, found by the list itself: a board asks "is there a … ?" of the same
-# list a dozen times per render.
-_action_types: KeptByIdentity[frozenset[Any]] = KeptByIdentity(256)
-
-
-@register.filter
-def has_type(actions: Any, kind: str) -> bool:
-    if not actions:
-        return False
-    return kind in _action_types.get(actions, lambda listed: frozenset(a.get("type") for a in listed))
-
-
-def named(table: dict[str, Any]) -> Any:
-    """A template filter showing an id by its (translated) name in ``table``, else as it is."""
-
-    def name_of(value: Any) -> Any:
-        return table.get(str(value), value)
-
-    return name_of
 
 
 # --- fragments every viewer shares ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""bridge_race's panels written in Python (games.templatetags.bridge_html): the status line (whose
+"""bridge_race's panels written in Python (games.boards.bridge_race.panels): the status line (whose
 turn it is for the viewer and for the others, R-89: every seat sees the same turn; the stage's
 counts) and a car's dashboard (R-89: every balance, speed and held tile is public), names escaped,
 and the catalogue's translations as the templates had them."""
@@ -13,7 +13,7 @@ from games.push.speaking import speaking
 
 
 def status(view: dict[str, Any], board: dict[str, Any], seat: int | None) -> str:
-    template = Template("{% load bridge_html %}{% status_line %}")
+    template = Template("{% load bridge_race %}{% status_line %}")
     return template.render(Context({"view": view, "board": board, "seat": seat}))
 
 
@@ -70,7 +70,7 @@ def test_it_speaks_traditional_chinese_from_the_same_catalogue_entries() -> None
 
 
 def dashboard(entry: dict[str, Any]) -> str:
-    return Template("{% load bridge_html %}{% dashboard p %}").render(Context({"p": entry}))
+    return Template("{% load bridge_race %}{% dashboard p %}").render(Context({"p": entry}))
 
 
 CAR = {
@@ -131,7 +131,7 @@ def test_a_dashboard_speaks_traditional_chinese() -> None:
 
 
 def panel(view: dict[str, Any], board: dict[str, Any], seat: int | None) -> str:
-    template = Template("{% load bridge_html %}{% action_panel %}")
+    template = Template("{% load bridge_race %}{% action_panel %}")
     return template.render(Context({"view": view, "board": board, "seat": seat, "action_url": "/m/1/action/"}))
 
 
@@ -245,7 +245,7 @@ def test_the_action_panel_speaks_traditional_chinese() -> None:
 
 
 def shop(view: dict[str, Any], board: dict[str, Any], seat: int | None) -> str:
-    template = Template("{% load bridge_html %}{% shop_panel %}")
+    template = Template("{% load bridge_race %}{% shop_panel %}")
     return template.render(Context({"view": view, "board": board, "seat": seat, "action_url": "/m/1/action/"}))
 
 

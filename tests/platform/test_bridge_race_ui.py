@@ -527,7 +527,7 @@ def test_r89_every_seat_is_drawn_from_the_spectators_model(mode: str) -> None:
     cars' drawing is the spectator's). Over a random race: the spectator's model built from each
     seat's view equals the one built from the spectator's view, and each seat's model differs from
     it only where it says "yours" and in its controls."""
-    from games.boards.bridge_race import model as board_model
+    from games.boards.bridge_race import context as board_model
     from games.engines.base import SYSTEM
 
     rng = random.Random(f"r89-{mode}")
@@ -604,12 +604,12 @@ def _spectator_views(seed: str, mode: str, versions: int = 300) -> Iterator[dict
 
 
 def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inputs_stay() -> None:
-    """The dashboards' entries are kept by what they read (``model._dashboards``): over a random race
+    """The dashboards' entries are kept by what they read (``context._dashboards``): over a random race
     in both languages, every entry of a model equals the one its inputs build with nothing kept, and
     an entry whose player and place did not change from the state before is the same object (the
     dashboards' fragments then find their inputs' digests by identity; equal inputs whose pickles
     differ, an object shared in one and copied in the other, are built again, which is rare)."""
-    from games.boards.bridge_race import model as board_model
+    from games.boards.bridge_race import context as board_model
     from games.play.bounded_cache import BoundedCache
     from games.push.speaking import speaking
 
@@ -636,10 +636,10 @@ def test_a_kept_dashboard_entry_is_the_one_built_afresh_and_reused_while_its_inp
 
 def test_the_bridges_objects_and_piles_are_drawn_again_only_when_they_changed_r89() -> None:
     """The objects and money piles on the bridge (R-89: public) are kept by what they show
-    (``model._layers``): over a random race in both languages, a model's layers equal those drawn
+    (``context._layers``): over a random race in both languages, a model's layers equal those drawn
     with nothing kept, and a move that left every object, pile, name and character as it was finds
     the same drawing (the cars, which move, are not part of it)."""
-    from games.boards.bridge_race import model as board_model
+    from games.boards.bridge_race import context as board_model
     from games.play.bounded_cache import BoundedCache
     from games.push.speaking import speaking
 
@@ -669,10 +669,10 @@ def test_the_bridges_objects_and_piles_are_drawn_again_only_when_they_changed_r8
 
 def test_the_cars_and_the_shop_are_built_again_only_when_what_they_show_changed_r89_r66_r67() -> None:
     """The cars' entries and drawing (R-89: public) and the shop as a viewer with nothing to buy sees
-    it (R-66, R-67) are kept by what they show (``model._car_layers``, ``model._shops``): over a random
+    it (R-66, R-67) are kept by what they show (``context._car_layers``, ``model._shops``): over a random
     race in both languages a model's cars and shop equal those built with nothing kept, and a move
     that left every car (or the shop) as it was finds the same objects."""
-    from games.boards.bridge_race import model as board_model
+    from games.boards.bridge_race import context as board_model
     from games.play.bounded_cache import BoundedCache
     from games.push.speaking import speaking
 
@@ -733,7 +733,7 @@ def test_a_board_model_is_worded_in_the_language_it_is_built_in_and_leaves_none_
     languages each get their own words, and the language is not left pinned after a build."""
     from django.utils import translation
 
-    from games.boards.bridge_race import model as board_model
+    from games.boards.bridge_race import context as board_model
     from games.boards.bridge_race.words import STATUS_NAMES
     from games.push import speaking
 

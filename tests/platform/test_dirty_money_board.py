@@ -1,4 +1,4 @@
-"""dirty_money's board module (``games.boards.dirty_money``) from constructed positions: the payment
+"""dirty_money's board module (``games.boards.dirty_money.context``) from constructed positions: the payment
 picker's choices against the engine's rules (R-61 to R-63, R-89), the Trade view's audience (R-42,
 section 8.3), the prompts and the end-of-game table (section 6)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.boards.dirty_money import board_context, money_chart
+from games.boards.dirty_money.context import board_context, money_chart
 from games.engines.dirty_money import RULES
 from games.engines.dirty_money.payment import payment_error
 from games.engines.dirty_money.state import State

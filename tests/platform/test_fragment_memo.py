@@ -187,7 +187,7 @@ def test_a_bridge_race_dashboards_inputs_are_worked_out_once_per_state_not_per_v
     """Every viewer's dashboards are the spectator's (the viewer's own is marked as its own around it,
     in the shell): five viewers' boards work out each dashboard's inputs once, from the spectator's
     model, and digest each entry once."""
-    from games.boards import bridge_race
+    from games.boards.bridge_race import fragments as bridge_race_fragments
 
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = True  # a reuse whose inputs missed something fails
     match, by_seat = started_match(make_user, "bridge_race", 5)
@@ -200,7 +200,7 @@ def test_a_bridge_race_dashboards_inputs_are_worked_out_once_per_state_not_per_v
         return real_digest(value)
 
     inputs: dict[tuple[int | None, int], object] = {}
-    real_inputs = bridge_race._dashboard_inputs
+    real_inputs = bridge_race_fragments._dashboard_inputs
 
     def recorded(context: Any, key: Any) -> object:
         found = real_inputs(context, key)

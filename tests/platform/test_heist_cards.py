@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.boards.heist.words import loot_names
 from games.engines.heist.constants import LOOT
 from games.models import Match
 from games.play import services
 from games.push.presenter import log_lines
-from games.templatetags.heist_tags import loot_names
 
 from .helpers import started_match, state_of
 
@@ -135,7 +135,7 @@ def test_item1_after_a_roll_call_the_undecided_players_see_what_is_asked_and_in_
 
 
 def test_item1_a_prompted_player_and_a_called_heist_show_their_countdowns() -> None:
-    from games.boards.heist import boss_notices
+    from games.boards.heist.context import boss_notices
 
     view = {
         "phase": "negotiation",
@@ -193,24 +193,24 @@ def test_the_offer_form_is_a_fragment_of_its_own_that_a_commit_leaves_alone(make
 
 
 def test_cards_are_drawn_once_per_language_and_what_they_show() -> None:
-    """heist_tags keeps each card it draws per language and what the card shows: a kept card is the
+    """The heist cards module keeps each card it draws per language and what the card shows: a kept card is the
     one a fresh drawing gives, in the language asked, and a change of what it shows draws it again."""
+    from games.boards.heist import cards as heist_cards
     from games.push import speaking
-    from games.templatetags import heist_tags
 
-    heist_tags._drawn.clear()
+    heist_cards._drawn.clear()
     hand = {"seat": 1, "slot": 1, "status": "undecided", "stake": 2, "result": None, "role": None}
     revealed = {**hand, "status": "committed", "role": "DRIVER", "result": "survived"}
     drawn: dict[str, list[Any]] = {}
     for language in ("en", "zh-hant", "en"):
         with speaking.speaking(language):
             draws: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...]]] = [
-                (heist_tags.hand_card, heist_tags._hand_card, (hand, 1, 1)),
-                (heist_tags.hand_card, heist_tags._hand_card, (revealed, 1, 2)),
-                (heist_tags.threat_cards, heist_tags._threat_cards, (0,)),
-                (heist_tags.threat_cards, heist_tags._threat_cards, (2,)),
-                (heist_tags.boss_card, heist_tags._boss_card, ()),
-                (heist_tags.role_tip, heist_tags._role_tip, ("GOON",)),
+                (heist_cards.hand_card, heist_cards._hand_card, (hand, 1, 1)),
+                (heist_cards.hand_card, heist_cards._hand_card, (revealed, 1, 2)),
+                (heist_cards.threat_cards, heist_cards._threat_cards, (0,)),
+                (heist_cards.threat_cards, heist_cards._threat_cards, (2,)),
+                (heist_cards.boss_card, heist_cards._boss_card, ()),
+                (heist_cards.role_tip, heist_cards._role_tip, ("GOON",)),
             ]
             cards = [kept(*args) for kept, _fresh, args in draws]
             assert cards == [fresh(*args) for _kept, fresh, args in draws]
@@ -238,7 +238,7 @@ def play_one(match: Match, rng: Any, pick: Any) -> None:
         services.do_submit_action(match.pk, seat, action)
 
 
-# The seat panel as board.html drew it before games.boards.heist.seat_panel: the Python panel must
+# The seat panel as board.html drew it before games.boards.heist.panels.seat_panel: the Python panel must
 # give the same HTML, byte for byte.
 _TEMPLATE_SEAT_PANELS = (Path(__file__).parent / "heist_seat_panel_before.html").read_text()
 
@@ -247,12 +247,12 @@ _TEMPLATE_SEAT_PANELS = (Path(__file__).parent / "heist_seat_panel_before.html")
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_the_seat_panels_written_in_python_are_the_templates_byte_for_byte(make_user: Any, language: str) -> None:
     """Over a random game (choices, negotiation, reveals, the next heists), every seat's public panel
-    drawn by games.boards.heist.seat_panel equals what the template drew, in both languages."""
+    drawn by games.boards.heist.panels.seat_panel equals what the template drew, in both languages."""
     import random
 
     from django.template import Context, Template
 
-    from games.boards.heist import seat_panel
+    from games.boards.heist.panels import seat_panel
     from games.push.presenter import match_context
     from games.push.speaking import speaking
     from games.templatetags import hideout
@@ -291,12 +291,12 @@ def test_the_action_panels_written_in_python_are_the_templates_byte_for_byte(
     make_user: Any, players: int, language: str
 ) -> None:
     """Over a random game (two hands each with three players, R-52), every seat's own action panel
-    drawn by games.boards.heist.action_panel equals what the template drew, in both languages."""
+    drawn by games.boards.heist.panels.action_panel equals what the template drew, in both languages."""
     import random
 
     from django.template import Context, Template
 
-    from games.boards.heist import action_panel
+    from games.boards.heist.panels import action_panel
     from games.push.presenter import match_context
     from games.push.speaking import speaking
     from games.templatetags import hideout
@@ -328,7 +328,7 @@ def test_the_boss_powers_and_looks_in_python_are_the_templates_byte_for_byte(two
     random game may not reach, with a player's name that must be escaped."""
     from django.template import Context, Template
 
-    from games.boards.heist import action_panel
+    from games.boards.heist.panels import action_panel
     from games.templatetags import hideout
 
     legal = [

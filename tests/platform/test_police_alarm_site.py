@@ -17,7 +17,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games.boards import police_alarm as board
+from games.boards.police_alarm import context as board
 from games.models import Match, MatchEvent
 from games.play import clock, services
 from games.play.store import load_state

@@ -34,7 +34,7 @@ def english_terms(game: str) -> set[str]:
     """The names the game shows, in English: its log terms and its presentation's tables."""
     terms = set(getattr(get_rules(game), "terms", {}).values())
     if game == "heist":
-        from games.templatetags.heist_tags import PHASE_NAMES, RESULT_NAMES, ROLE_NAMES, STATUS_NAMES
+        from games.boards.heist.words import PHASE_NAMES, RESULT_NAMES, ROLE_NAMES, STATUS_NAMES
 
         for table in (PHASE_NAMES, RESULT_NAMES, ROLE_NAMES, STATUS_NAMES):
             terms.update(str(v) for v in table.values())

@@ -1,10 +1,10 @@
 """bridge_race's panels that a push renders for most moves, written in Python instead of templates
-(drawn by the tags of ``games.templatetags.bridge_html``).
+(drawn by the tags of :mod:`.tags`).
 
 The status line, the dashboards, the action panel and the shop change with most moves (the status
 line twice a move: for the seat taking its turn and for the others); the Django template engine
 spent 0.2-0.5 ms on each, most of it resolving variables and looking up the same messages. Here each
-is built from the board model (:func:`.model.bridge_model`) with the same messages (so the
+is built from the board model (:func:`.context.bridge_model`) with the same messages (so the
 catalogues' translations apply as they are) and the same escaping as the template gave: a
 translated text is escaped, a message's own text is not (``{% blocktranslate %}``) but the values
 put in it are.
@@ -22,8 +22,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.boards.bridge_race.pieces import die, order_items, pips, speed_bar
 from games.boards.common import shown
+from games.boards.forms import action_button, action_fields, action_form_attrs
 from games.push.speaking import current_language, gettext, ngettext
-from games.templatetags.hideout import action_button, action_fields, action_form_attrs
 
 _WORDS: dict[str | None, dict[str, str]] = {}
 

@@ -1,4 +1,6 @@
-"""Heist's words for templates, translated (the engine only knows ids)."""
+"""heist's cards, drawn in Python: every card is drawn the same way on the board and the How to play
+page. The art is an SVG sprite (``games/heist/_card_art.html``) included once per page; a card names
+what it is in words too, so colour and picture are never the only signal."""
 
 from __future__ import annotations
 
@@ -6,69 +8,15 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
-from django import template
 from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games.engines.heist.constants import LOOT
+from games.boards.heist.words import CARD_HELP, RESULT_NAMES, ROLE_HELP, ROLE_NAMES, STATUS_NAMES
 from games.push.speaking import current_language, ngettext
-from games.templatetags.hideout import named
-
-register = template.Library()
-
-ROLE_NAMES = {
-    "INFORMANT": _("Informant"),
-    "THUG": _("Thug"),
-    "DRIVER": _("Driver"),
-    "GOON": _("Goon"),
-    "MASTERMIND": _("Mastermind"),
-}
-# What each role does, for tooltips and the How to play page (the rules' role table, in players' words).
-ROLE_HELP = {
-    "INFORMANT": _(
-        "Revealed first. If it is the only Informant, it gets its stake back and names a role: every "
-        "staying hand of that role is caught. If it ends up the only survivor, it pays 3M and nobody "
-        "shares the loot."
-    ),
-    "THUG": _("Always gets its stake back, even when caught. If it is the only Thug, it gains a threat card."),
-    "DRIVER": _("Collects 1M from every other surviving hand."),
-    "GOON": _("Takes 2M from the surviving Thug."),
-    "MASTERMIND": _("Adds 2M to the loot being shared."),
-}
-PHASE_NAMES = {
-    "setup": _("Setting up"),
-    "planning": _("Secret choice"),
-    "negotiation": _("Negotiation"),
-    "naming": _("The informant names a role"),
-    "over": _("Game over"),
-}
-STATUS_NAMES = {
-    "undecided": _("undecided"),
-    "withdrawn": _("withdrawn"),
-    "committed": _("committed"),
-    "open": _("open"),
-    "accepted": _("accepted"),
-    "declined": _("declined"),
-    "cancelled": _("cancelled"),
-    "failed": _("failed"),
-    "expired": _("expired"),
-}
 
 
-@register.filter
-def hands_of(hands: Any, seat: int) -> list[dict[str, Any]]:
-    return [h for h in hands or () if h.get("seat") == seat]
-
-
-@register.filter
-def for_offer(legal: Any, offer_id: int) -> list[dict[str, Any]]:
-    """This seat's legal actions on one offer (accept, decline or cancel)."""
-    return [a for a in legal or () if a.get("offer") == offer_id]
-
-
-@register.filter
 def role_tip(role: Any) -> SafeString:
     """A role's name that explains the role on hover, focus or tap."""
     key = str(role)
@@ -88,7 +36,6 @@ def _role_tip(key: str) -> SafeString:
     )
 
 
-@register.simple_tag
 def card_art() -> SafeString:
     """The cards' SVG sprite, once per board: ``games/heist/_card_art.html`` holds no variable, so it
     is read once per process instead of included on every push."""
@@ -103,7 +50,6 @@ def _card_art() -> SafeString:
 _role_help_html: dict[str, SafeString] = {}
 
 
-@register.simple_tag
 def role_help_list() -> SafeString:
     """The hidden descriptions that role names point to (once per board, the same on every board)."""
     language = current_language()
@@ -113,27 +59,6 @@ def role_help_list() -> SafeString:
         spans = format_html_join("", '<span id="role-help-{}">{}</span>', roles)
         html = _role_help_html[language] = format_html("<div hidden>{}</div>", spans)
     return html
-
-
-register.filter("role_name", named(ROLE_NAMES))
-register.filter("role_help", named(ROLE_HELP))
-register.filter("phase_name", named(PHASE_NAMES))
-register.filter("status_name", named(STATUS_NAMES))
-
-
-# --- cards (issue 10, item 3): every card is drawn the same way on the board and the How to play page.
-# The art is an SVG sprite (games/heist/_card_art.html) included once per page; a card names what
-# it is in words too, so colour and picture are never the only signal.
-
-RESULT_NAMES = {"survived": _("got away"), "eliminated": _("caught")}
-CARD_HELP = {
-    "loot": _("The loot card: what this heist is worth, the stake every hand pays, and the bonus role."),
-    "threat": _("A threat card: during a negotiation, spend it to look at another player's secret role."),
-    "boss": _(
-        "The boss card: once per heist the boss may call a roll call, and later prompt a player or call the heist."
-    ),
-    "back": _("A face-down card: a role nobody else can see yet."),
-}
 
 
 # Cards drawn, by language and what they show: a table's cards are the same from move to move (a
@@ -174,7 +99,6 @@ def _card(classes: str, art: str, name: Any, sub: Any = "", attrs: str | SafeStr
     )
 
 
-@register.simple_tag
 def role_card(role: Any, sub: Any = "", extra: str = "", tip: bool = True) -> SafeString:
     """A role card face up (the five roles of section 2.1); with ``tip`` its name explains the role."""
     key = str(role)
@@ -184,13 +108,11 @@ def role_card(role: Any, sub: Any = "", extra: str = "", tip: bool = True) -> Sa
     return _card(f"role role-{key.lower()} {extra}".strip(), key.lower(), name, sub)
 
 
-@register.simple_tag
 def card_back(sub: Any = "", extra: str = "", name: Any = None) -> SafeString:
     """A card face down: its back says nothing about the role."""
     return _card(f"back {extra}".strip(), "back", _("face down") if name is None else name, sub)
 
 
-@register.simple_tag
 def hand_card(hand: dict[str, Any], heist: int, hands_per_player: int) -> SafeString:
     """One hand on the table (R-4): face down until revealed, with its status and stake."""
     shown = tuple(hand.get(name) for name in ("seat", "slot", "status", "stake", "result", "role"))
@@ -215,7 +137,6 @@ def _hand_card(hand: dict[str, Any], heist: int, hands_per_player: int) -> SafeS
     return _card(f"back {classes}", "back", _("secret role"), sub, attrs)
 
 
-@register.simple_tag
 def loot_card(loot: dict[str, Any]) -> SafeString:
     """The heist's loot card (R-13): total, stake per hand and the bonus role."""
     sub = format_html("{}", _("stake %(s)sM per hand") % {"s": loot["stake"]})
@@ -226,7 +147,6 @@ def loot_card(loot: dict[str, Any]) -> SafeString:
     )
 
 
-@register.simple_tag
 def boss_card() -> SafeString:
     return _kept(("boss",), _boss_card)
 
@@ -235,7 +155,6 @@ def _boss_card() -> SafeString:
     return _card("boss small tip", "boss", _("Boss"), "", format_html(' tabindex="0" data-tip="{}"', CARD_HELP["boss"]))
 
 
-@register.simple_tag
 def threat_cards(count: int) -> SafeString:
     """A seat's threat cards (section 2.6, earned by R-32), drawn small; the count is said in words too."""
     return _kept(("threats", count), lambda: _threat_cards(count))
@@ -254,7 +173,6 @@ def _threat_cards(count: int) -> SafeString:
     )
 
 
-@register.simple_tag
 def pool_cards(pool: dict[str, int]) -> SafeString:
     """The pool (R-17): one face-up card per counted role, in reveal order, and the one set aside."""
     cards = [role_card(role, "", "pool-card") for role, count in pool.items() for _i in range(count)]
@@ -262,19 +180,6 @@ def pool_cards(pool: dict[str, int]) -> SafeString:
     return format_html('<div class="card-row">{}</div>', format_html_join("", "{}", ((c,) for c in cards)))
 
 
-@register.filter
-def loot_names(ids: Any) -> str:
-    """Loot cards as players know them (R-13: worth and stake), never by their ids."""
-    out = []
-    for loot_id in ids or ():
-        loot = LOOT.get(str(loot_id))
-        if loot is None:
-            continue
-        out.append(str(_("%(total)sM (stake %(stake)sM)") % {"total": loot.total, "stake": loot.stake}))
-    return ", ".join(out)
-
-
-@register.simple_tag
 def role_icon(role: Any) -> SafeString:
     """A role's picture alone, beside its name in words (the result panel)."""
     key = str(role).lower()

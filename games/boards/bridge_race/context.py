@@ -1,4 +1,5 @@
-"""bridge_race's board model: what ``templates/games/bridge_race/board.html`` and the panels draw.
+"""bridge_race's board context, its model: what ``templates/games/bridge_race/board.html`` and the
+panels draw.
 
 ``bridge_model(view, seat, legal, names)`` turns the engine view (R-89) and this seat's legal
 actions (R-93) into SVG coordinates, translated names and titles, and the legal actions grouped
@@ -7,6 +8,7 @@ once per match state and language, and each seat's is that one with its own car 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -163,7 +165,7 @@ _public_models: BoundedCache[tuple[Any, ...], dict[str, Any]] = BoundedCache(256
 def bridge_model(
     view: dict[str, Any], seat: Any, legal: Any, names: Any, state_key: tuple[Any, ...] | None = None
 ) -> dict[str, Any]:
-    """Everything the board template draws (``board``, see games.boards.bridge_race), once per render.
+    """Everything the board template draws (``board``, see :func:`board_context`), once per render.
 
     The board is public (R-89): a seat's view differs from a spectator's only by its own options
     (legal actions, placements). So the model is the spectator's, with the viewer's dashboard
@@ -527,3 +529,16 @@ STATUS_MODEL_KEYS = (
     "turn_char",
     "turn_name",
 )
+
+
+def board_context(
+    *,
+    view: dict[str, Any],
+    seat: int | None,
+    legal: list[dict[str, Any]],
+    names: Mapping[int, str],
+    finished: bool,
+    state_key: tuple[Any, ...] | None = None,
+) -> dict[str, Any]:
+    """The board's model for this seat (:func:`bridge_model`)."""
+    return bridge_model(view, seat, legal, names, state_key)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.boards import dirty_money as board
+from games.boards.dirty_money import context as board
 from games.engines.dirty_money import cards as C
 
 # One clean and one dirty card of each currency, a crypto card, and one of each action card.

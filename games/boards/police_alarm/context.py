@@ -1,4 +1,4 @@
-"""police_alarm's board: the city map as SVG, and what the page's script needs to keep it live.
+"""police_alarm's board context: the city map as SVG, and what the page's script needs to keep it live.
 
 The board is drawn once from the seat's view (section 12: W-3 police, W-4 thief, W-5 spectator);
 after that the page's script (``static/js/police_alarm.js``) redraws it from the JSON events and
@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from games.boards.police_alarm.words import texts
 from games.engines.police_alarm.constants import CIRCLE_CELL, MAP_ROWS, ROAD, START
 from games.push.speaking import gettext as _
 from games.push.speaking import ngettext
@@ -30,76 +31,6 @@ def city_map() -> dict[str, Any]:
             for cid, (x, y) in sorted(CIRCLE_CELL.items())
         ],
         "start": {"x": START[0] * CELL, "y": START[1] * CELL},
-    }
-
-
-def texts() -> dict[str, str]:
-    """Every word the script writes on the board, translated (%(name)s placeholders)."""
-    return {
-        "setup_thief": _("Choose two crime scenes for your thieves, or let chance choose."),
-        "setup_thief_done": _("Your thieves are hidden. Waiting for the police to sound the start siren."),
-        "setup_police": _("The thief is hiding. Sound the start siren when you are ready."),
-        "setup_police_done": _("Ready. Waiting for the thief to hide."),
-        "setup_other": _("%(thief)s is hiding the thieves; %(police)s gets ready."),
-        "countdown": _("Get ready… %(left)s"),
-        "running_thief": _("Crack the safes! Roll the dice, and get out before you are caught."),
-        "running_police": _("Drive to the crime scenes and sound the siren there."),
-        "running_other": _("%(thief)s cracks safes while %(police)s drives."),
-        "paused": _("Alarm! Everybody stops for a moment."),
-        "at_choice": _("Safe cracked! Carry on with the next one, or get out now."),
-        "suspended": _("Paused: %(who)s lost the connection. The game waits for them."),
-        "resuming": _("Everyone is back: the game goes on in %(left)s."),
-        "abandon_offered": _("%(who)s has been away a long time: you may end the game."),
-        "wait_ready_me": _("Your turn as police: press Start driving and find a thief."),
-        "wait_ready_other": _("%(police)s's turn as police."),
-        "driving_me": _("Drive to a crime scene and sound the siren."),
-        "driving_other": _("%(police)s is driving."),
-        "over": _("The game is over."),
-        "school": _("Drive from crime scene to crime scene: the timer runs from one to the next."),
-        "junction": _("Junction: %(dirs)s"),
-        "scene_ahead": _("Crime scene %(id)s ahead"),
-        "dir_up": _("Up"),
-        "dir_down": _("Down"),
-        "dir_left": _("Left"),
-        "dir_right": _("Right"),
-        "lap": _("From %(a)s to %(b)s: %(time)s"),
-        "lap_best": _("From %(a)s to %(b)s: %(time)s (your best so far)"),
-        "lap_running": _("From %(a)s: %(time)s"),
-        "abandoned": _("The game was abandoned."),
-        "round": _("Round %(round)s of %(rounds)s"),
-        "turn": _("Turn %(turn)s"),
-        "thief": _("Thief"),
-        "police": _("Police"),
-        "you": _("you"),
-        "face_down": _("face down"),
-        "green": _("green light: no thief here"),
-        "thief_tile": _("a thief!"),
-        "marked": _("your thief"),
-        "circle": _("Crime scene %(id)s: %(state)s"),
-        "car": _("Police car"),
-        "dice": _("Dice: %(values)s"),
-        "cracked": _("Cracked %(n)s of 6"),
-        "found": _("Thieves found: %(n)s of 2"),
-        "rtt": _("Round trip: %(ms)s ms"),
-        "rtt_slow": _("Slow connection (%(ms)s ms): the race may feel unfair."),
-        "rtt_them": _("Your opponent’s round trip: %(ms)s ms"),
-        "rtt_them_slow": _("Your opponent’s connection is slow (%(ms)s ms): the race may feel unfair."),
-        "ms": _("%(ms)s ms"),
-        "roll_in": _("Next roll in %(left)s"),
-        "outcome_escaped": _("Round %(round)s: the thief got away (thief +%(thief)s, police +%(police)s)."),
-        "outcome_all_cracked": _("Round %(round)s: all six safes cracked (thief +%(thief)s)."),
-        "outcome_caught": _("Round %(round)s: the thief was caught (police +%(police)s)."),
-        "outcome_forfeited": _("Round %(round)s: the thief gave up (police +%(police)s)."),
-        "scenes_were": _("The thieves were at %(a)s and %(b)s."),
-        "siren_at": _("Sound the siren at %(id)s"),
-        "siren_none": _("Drive onto a face-down crime scene to sound the siren"),
-        "snap": _("The car was put back where the server has it."),
-        "announce_roll": _("Rolled %(values)s."),
-        "announce_crack": _("Safe cracked!"),
-        "announce_reveal": _("Crime scene %(id)s: %(state)s."),
-        "announce_pause_end": _("Go on!"),
-        "announce_go": _("Go!"),
-        "end_game": _("End the game"),
     }
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.boards import exit_memory as board
+from games.boards.exit_memory import context as board
+from games.boards.exit_memory.words import DANGER_HELP, FLOOR_HELP, term
 from games.engines.exit_memory.tiles import DANGER_DECK, FL0, FLOOR_DECK
 
 SAMPLE_TILES = (
@@ -26,8 +27,8 @@ def guide_context() -> dict[str, Any]:
     return {
         "tiles": [board.tile(t, kind, "N") for t, kind in SAMPLE_TILES],
         "marked": [board.tile("T08", "LEFT", "N", character="CAT", symbol="FLAME")],
-        "floors": [{"name": board.term(f), "help": _(board.FLOOR_HELP[f])} for f in (FL0, *FLOOR_DECK)],
-        "dangers": [{"name": board.term(d), "help": _(board.DANGER_HELP[d])} for d in DANGER_DECK],
+        "floors": [{"name": term(f), "help": _(FLOOR_HELP[f])} for f in (FL0, *FLOOR_DECK)],
+        "dangers": [{"name": term(d), "help": _(DANGER_HELP[d])} for d in DANGER_DECK],
         "example": board.walk_picture(
             {
                 "steps": [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.templatetags.heist_tags import CARD_HELP, ROLE_HELP, ROLE_NAMES
+from games.boards.heist.words import CARD_HELP, ROLE_HELP, ROLE_NAMES
 
 REVEAL_ORDER = ("INFORMANT", "THUG", "DRIVER", "GOON", "MASTERMIND")
 # The roles each player owns by player count (the setup table of the rules).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.boards import police_alarm as board
+from games.boards.police_alarm import context as board
 
 
 def guide_context() -> dict[str, Any]:
