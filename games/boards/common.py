@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
-from games.boards import FragmentInputs
+from games.boards.contract import FragmentInputs
 from games.push.speaking import gettext
 
 _escaped: dict[str, str] = {}

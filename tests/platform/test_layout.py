@@ -46,7 +46,8 @@ def _imports(name: str) -> Iterator[str]:
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*parts, *([base] if base else [])])
-            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            # ``from package import submodule`` imports the submodule; ``from module import name``, the module.
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
         else:
             continue
         for target in targets:

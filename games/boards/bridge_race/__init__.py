@@ -15,9 +15,9 @@ The platform reads ``board_context``, ``FRAGMENT_INPUTS`` and ``SHELL_INPUTS`` h
 
 from __future__ import annotations
 
-from games.boards import BoardContext
 from games.boards.bridge_race.context import board_context as _board_context
 from games.boards.bridge_race.fragments import FRAGMENT_INPUTS, SHELL_INPUTS
+from games.boards.contract import BoardContext
 
 board_context: BoardContext = _board_context
 

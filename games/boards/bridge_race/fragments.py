@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.boards import FragmentInputs
+from games.boards.contract import FragmentInputs
 from games.push import fragment_memo
 
 

@@ -11,7 +11,7 @@ written in Python, no fragments of its own and no template library. The platform
 
 from __future__ import annotations
 
-from games.boards import BoardContext
+from games.boards.contract import BoardContext
 from games.boards.dirty_money.context import board_context as _board_context
 
 board_context: BoardContext = _board_context

@@ -13,7 +13,7 @@ The platform reads ``board_context``, ``FRAGMENT_INPUTS`` and ``SHELL_INPUTS`` h
 
 from __future__ import annotations
 
-from games.boards import BoardContext
+from games.boards.contract import BoardContext
 from games.boards.heist.context import board_context as _board_context
 from games.boards.heist.fragments import FRAGMENT_INPUTS, SHELL_INPUTS
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.boards import FragmentInputs
+from games.boards.contract import FragmentInputs
 from games.boards.heist.context import NOT_IN_ACTIONS, OFFER_ANSWERS
 from games.boards.lookups import get
 

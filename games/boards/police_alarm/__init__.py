@@ -13,7 +13,7 @@ and the site's driving school page ``school_context``.
 
 from __future__ import annotations
 
-from games.boards import BoardContext
+from games.boards.contract import BoardContext
 from games.boards.police_alarm.context import board_context as _board_context
 from games.boards.police_alarm.context import school_context
 
