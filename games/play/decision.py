@@ -46,7 +46,6 @@ class Decision:
     events: list[Event]
     new_state: Any
     changes: Changes
-    now: float
 
     @property
     def new_version(self) -> int:
@@ -108,7 +107,7 @@ def decide(
     new_state = replay(rules, state, events)
     old_version = match.version
     changes = state_changes(match, rules, new_state, old_version, old_version + len(events), now)
-    return Decision(rules, seat, old_version, state, events, new_state, changes, now)
+    return Decision(rules, seat, old_version, state, events, new_state, changes)
 
 
 def _judges_itself(rules: Any) -> bool:

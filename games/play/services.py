@@ -195,9 +195,11 @@ def do_submit_action(
     something goes wrong (the receipt's unique key refuses the second insert, or the resubmission
     is stale or no longer legal), so a normal move costs no extra query.
 
-    On PostgreSQL the move is decided on this process's cache and written in one statement; if
-    the cache was behind (another process wrote), it catches up and decides once more. The locking
-    path answers what the guarded statement could not (SQLite, a write lost to a race).
+    The move is decided once (:func:`games.play.decision.decide`). On PostgreSQL that is on this
+    process's cache, written in one statement; if the cache was behind (another process wrote), it
+    catches up and decides once more. The locking path answers what the guarded statement did not:
+    every move on SQLite; on PostgreSQL a match no longer running, a seat no longer the user's, or a
+    write that lost the race to another one again after the catch-up (the one case of a third decision).
     """
     digest = action_digest(payload)
     move = (match_id, seat, payload, expected_version, idempotency_key, now, user_id)
@@ -223,12 +225,7 @@ def do_submit_action(
         raise
 
 
-def waiting_seats(rules: Any, state: Any) -> set[int]:
-    """Whom the game waits on: the seats of pending deadlines, else the actors."""
-    return set(waiting_keys(rules, state))
-
-
-# --- after commit ------------------------------------------------------------------------------
+# --- revisions ---------------------------------------------------------------------------------
 
 
 def _touch(match: Match) -> None:
@@ -238,6 +235,11 @@ def _touch(match: Match) -> None:
 
 
 # --- automatic moves: SYSTEM steps, bots, due deadlines ------------------------------------------
+
+
+def waiting_seats(rules: Any, state: Any) -> set[int]:
+    """Whom the game waits on: the seats of pending deadlines, else the actors."""
+    return set(waiting_keys(rules, state))
 
 
 def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, dict[str, Any]] | None:
