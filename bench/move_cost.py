@@ -313,18 +313,18 @@ class StageClock:
 def clock_stages() -> StageClock:
     from django.core.handlers.wsgi import WSGIHandler
 
-    from games.play import guarded, services
+    from games.play import guarded, write_paths
     from games.push import pushes
     from games.sockets import consumers
 
     clock = StageClock()
     clock.wrap(WSGIHandler, "__call__", "POST: Django request handling, sessions, auth, the view's queries")
     clock.wrap(consumers.MatchConsumer, "receive_json", "socket: reading the move, the seat, the answer")
-    clock.wrap(services, "_submit_guarded", "write path, guarded: decide on the cache, one statement")
+    clock.wrap(write_paths, "write_guarded", "write path, guarded: decide on the cache, one statement")
     # Sent, then answered: the pushes are rendered in between (pushes.render_ahead), in their own stages.
     clock.wrap(guarded, "send", "the guarded statement's round trip")
     clock.wrap(guarded.Pending, "finish", "the guarded statement's round trip")
-    clock.wrap(services, "_submit", "write path, ORM: lock, load, decide, append events, commit")
+    clock.wrap(write_paths, "write_locked", "write path, ORM: lock, load, decide, append events, commit")
     clock.wrap(pushes, "publish", "publishing: seat rows, log events, chat, channel-layer sends")
     clock.wrap(pushes, "render_ahead", "publishing: seat rows, log events, chat, channel-layer sends")
     clock.wrap(pushes, "render_seat", "rendering every connected seat's partials (+ the mover's)")

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import close_old_connections
 
+from games.background import tasks
 from games.play import clock
 
 log = logging.getLogger(__name__)
@@ -95,11 +96,9 @@ def _firing_pool() -> ThreadPoolExecutor:
 
 
 def _fire(match_id: int) -> None:
-    from games.background.tasks import advance_match
-
     close_old_connections()
     try:
-        advance_match(match_id, -1)
+        tasks.advance_match(match_id, -1)
     except Exception:
         log.exception("live timer of match %s failed", match_id)
     finally:

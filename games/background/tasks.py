@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.background import autoplay
 from games.models import Match, Seat
-from games.play import clock
+from games.play import clock, services
 from games.push.speaking import speaking
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,6 @@ def advance_match(match_id: int, version: int) -> int:
     In eager mode this runs inside the commit of the action that queued it; the thread-local guard
     turns that recursion into the loop of the outermost call.
     """
-    from games.play.services import do_advance
-
     running: set[int] = getattr(_local, "running", set())
     _local.running = running
     if match_id in running:
@@ -56,7 +54,7 @@ def advance_match(match_id: int, version: int) -> int:
         current = active.values_list("version", flat=True).first()
         if current is None or (version >= 0 and current != version):
             return 0
-        made = do_advance(match_id, limit=ADVANCE_BATCH)
+        made = services.do_advance(match_id, limit=ADVANCE_BATCH)
     finally:
         running.discard(match_id)
     if made == ADVANCE_BATCH:  # more to do: let other matches have the worker first

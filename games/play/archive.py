@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from games.engines.base import Event, replay
 from games.models import Match, MatchEvent, Seat
-from games.play.services import ServiceError, _after_state_change
+from games.play.errors import ServiceError
 from games.play.store import initial_state, remember, rules_for
+from games.play.write_paths import save_state
 
 FORMAT = 1
 
@@ -78,6 +79,6 @@ def import_match(
         )
         match.version = len(events)
         match.revision = 1
-        _after_state_change(match, rules, state, 0, now=0.0)
+        save_state(match, rules, state, 0, now=0.0)
         remember(match.pk, match.version, state)
     return match

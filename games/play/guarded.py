@@ -125,7 +125,7 @@ def send(
     """Send the statement that appends ``events`` after ``match.version``; its answer is :meth:`Pending.finish`'s.
 
     ``events`` are ``Event.to_json()`` dicts; ``fields`` the match fields the new state changes
-    (:func:`games.play.services.state_changes`); ``waiting`` the decision key per seat waited on.
+    (:func:`games.play.decision.state_changes`); ``waiting`` the decision key per seat waited on.
     With ``user``, the guard also requires that ``seat`` is still that active user's (a socket's
     move: no query first). ``with_seats``: the same statement reads every seat with its player
     (``Written.seats``). Until ``finish`` the connection is busy: nothing else may use it.

@@ -1,88 +1,32 @@
 """The only code that writes matches, seats, events and chat (``do_*`` functions).
 
-Every change to a running match goes through :func:`do_submit_action`: one transaction that locks
-the match row, checks the version, decides with the engine, appends events with consecutive
-``seq``, and broadcasts/schedules follow-up work only once the transaction has committed.
+Every change to a running match goes through :func:`do_submit_action`: the move is decided once
+(:mod:`games.play.decision`) and written by one of two stores (:mod:`games.play.write_paths`: a
+guarded statement on PostgreSQL, the row lock elsewhere), which publish and schedule follow-up
+work only once the write has committed (:mod:`games.play.followups`).
 """
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 import logging
 import random
-from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-from games.background import livetimers
-from games.engines.base import (
-    SYSTEM,
-    DecideContext,
-    EngineError,
-    Event,
-    IllegalAction,
-    InvalidAction,
-    replay,
-    reseat_options,
-    rng_for,
-)
+from games.engines.base import SYSTEM, reseat_options
 from games.engines.registry import get_rules
-from games.models import ActionReceipt, ChatMessage, Match, MatchEvent, Seat
-from games.play import clock, guarded, latency_trace, payloads
-from games.play.store import (
-    cached_move_base,
-    cached_state,
-    keep_events,
-    load_state,
-    quoted_columns,
-    remember,
-    remember_row,
-    rules_for,
-    snapshot_due,
-    snapshot_state,
-    to_datetime,
-)
-from games.push import pushes
+from games.models import ChatMessage, Match, Seat
+from games.play import clock, guarded, payloads, write_paths
+from games.play.decision import action_digest, bot_rng, waiting_keys
+from games.play.errors import NotAllowed, ServiceError, StaleVersion, not_running
+from games.play.followups import advance_after_commit, invite_after_commit, publish_after_commit
+from games.play.store import load_state, rules_for
+from games.play.write_paths import SubmitResult
 
 log = logging.getLogger(__name__)
-
-
-class ServiceError(Exception):
-    """A refused request: ``status`` is the HTTP status, ``message`` is shown to the user."""
-
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None, detail: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.detail = detail or {}  # an engine refusal's params (e.g. a reason code), for the sender only
-        if status is not None:
-            self.status = status
-
-
-class StaleVersion(ServiceError):
-    status = 409
-    revision: int | None = None  # the match's revision when it was refused: a board the sender lacks
-
-
-class NotAllowed(ServiceError):
-    status = 403
-
-
-@dataclass
-class SubmitResult:
-    version: int
-    events: list[Event] = field(default_factory=list)
-    duplicate: bool = False
-    revision: int | None = None  # what pages show after this action (None for a duplicate)
-
 
 # --- lobby -------------------------------------------------------------------------------------
 
@@ -131,7 +75,7 @@ def do_join_match(match_id: int, user: Any) -> Seat:
         except IntegrityError as exc:  # pragma: no cover - guarded by the row lock
             raise ServiceError(_("This match is full."), status=409) from exc
         _touch(match)
-    _publish_after_commit(match)
+    publish_after_commit(match)
     return seat
 
 
@@ -143,7 +87,7 @@ def do_leave_match(match_id: int, user: Any) -> None:
             match.save(update_fields=["status"])
         match.seats.filter(user=user).delete()
         _touch(match)
-    _publish_after_commit(match)
+    publish_after_commit(match)
 
 
 def do_add_bot(match_id: int, user: Any) -> Seat:
@@ -154,7 +98,7 @@ def do_add_bot(match_id: int, user: Any) -> Seat:
         number = _free_number(match)
         seat = Seat.objects.create(match=match, number=number, is_bot=True, bot_number=number + 1)
         _touch(match)
-    _publish_after_commit(match)
+    publish_after_commit(match)
     return seat
 
 
@@ -225,10 +169,8 @@ def do_rematch(match_id: int, user: Any) -> Match:
         match.rematch = new
         match.save(update_fields=["rematch"])
         _touch(match)
-    _publish_after_commit(match)
-    from games.background.tasks import send_rematch_invites
-
-    transaction.on_commit(lambda: send_rematch_invites.delay(new.pk, [u.pk for u in others]))
+    publish_after_commit(match)
+    invite_after_commit(new.pk, [u.pk for u in others])
     return new
 
 
@@ -252,22 +194,29 @@ def do_submit_action(
     ``idempotency_key``) is answered with the first one's result. Receipts are looked up only when
     something goes wrong (the receipt's unique key refuses the second insert, or the resubmission
     is stale or no longer legal), so a normal move costs no extra query.
+
+    The move is decided once (:func:`games.play.decision.decide`). On PostgreSQL that is on this
+    process's cache, written in one statement; if the cache was behind (another process wrote), it
+    catches up and decides once more. The locking path answers what the guarded statement did not:
+    every move on SQLite; on PostgreSQL a match no longer running, a seat no longer the user's, or a
+    write that lost the race to another one again after the catch-up (the one case of a third decision).
     """
     digest = action_digest(payload)
+    move = (match_id, seat, payload, expected_version, idempotency_key, now, user_id)
     try:
         if guarded.enabled():
-            written = _submit_guarded(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
-            if written is None and _refresh_cache(match_id):
+            written = write_paths.write_guarded(*move)
+            if written is None and write_paths.refresh_cache(match_id):
                 # Another process wrote since this one cached the match: decide again on the news.
-                written = _submit_guarded(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
+                written = write_paths.write_guarded(*move)
             if written is not None:
                 return written
-        return _submit(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
+        return write_paths.write_locked(*move)
     except (IntegrityError, ServiceError):
         if idempotency_key:
-            receipt = _receipt(match_id, seat, idempotency_key)
-            if receipt is not None:
-                action, version = receipt
+            found = write_paths.receipt(match_id, seat, idempotency_key)
+            if found is not None:
+                action, version = found
                 if action and action != digest:
                     raise ServiceError(
                         _("This key was already used for another action. Reload the board and try again."), status=409
@@ -276,389 +225,7 @@ def do_submit_action(
         raise
 
 
-@cache
-def _receipt_sql(vendor: str) -> str:
-    column = quoted_columns(ActionReceipt)
-    table = connection.ops.quote_name(ActionReceipt._meta.db_table)
-    return (
-        f"SELECT {column['action']}, {column['version']} FROM {table}"
-        f" WHERE {column['match']} = %s AND {column['seat']} = %s AND {column['key']} = %s"
-    )
-
-
-def _receipt(match_id: int, seat: int, key: str) -> tuple[str, int] | None:
-    """(action digest, version) of the receipt of ``key``, if any: a plain query, since every move
-    refused for an old board looks for one (the unique key makes it one row at most)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_receipt_sql(connection.vendor), [match_id, seat, key])
-        row = cursor.fetchone()
-    return None if row is None else (row[0], row[1])
-
-
-def _refresh_cache(match_id: int) -> bool:
-    """Bring this process's cached row and state of a running match up to the database's version,
-    in one round trip (:func:`games.play.guarded.catch_up`: the row, the events after the cached state,
-    the seats). False when there is nothing newer to decide on (the locking path then answers).
-    """
-    base = cached_move_base(match_id)
-    held = cached_state(match_id)  # may be cached alone: another thread caches a state, then its row
-    caught = guarded.catch_up(match_id, None if held is None else held[0])
-    if caught is None or (base is not None and base[0].version == caught.match.version):
-        return False
-    match = caught.match
-    if held is None:
-        version, state = snapshot_state(match)
-        del match.snapshot  # deferred again: the cached row goes without it, as a written one does
-    elif held[0] <= match.version:
-        version, state = held
-    else:
-        return False  # a state newer than the row read: another thread's write, not yet committed
-    events = [caught.events[seq] for seq in range(version + 1, match.version + 1)]
-    remember(match.pk, match.version, replay(rules_for(match), state, events))
-    remember_row(match)
-    keep_events(match.pk, caught.events)  # the next move's log lines need them (presenter.prefetch_log)
-    return True
-
-
-def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
-    if (
-        user_id is not None
-        and not Seat.objects.filter(match_id=match_id, number=seat, user_id=user_id, user__is_active=True).exists()
-    ):
-        raise NotAllowed(_("Only the players of this match can act in it."))
-
-
-def _refusal(exc: EngineError) -> ServiceError:
-    if isinstance(exc, InvalidAction):
-        return ServiceError(engine_message(exc), status=400)
-    return ServiceError(engine_message(exc), status=422, detail=exc.params)
-
-
-def _submit(
-    match_id: int,
-    seat: int,
-    payload: dict[str, Any],
-    expected_version: int | None,
-    idempotency_key: str | None,
-    now: float | None,
-    user_id: int | None = None,
-) -> SubmitResult:
-    with transaction.atomic():
-        match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
-        _check_player(match_id, seat, user_id)
-        if match.status != Match.Status.ACTIVE:
-            raise ServiceError(_("This match is not in progress."), status=409)
-        rules = rules_for(match)
-        try:
-            action = rules.parse_action(payload)
-        except InvalidAction as exc:
-            raise _refusal(exc) from exc
-        stale = expected_version is not None and expected_version != match.version
-        if stale and action.get("type") not in getattr(rules, "blind_actions", ()):
-            raise _stale(match)
-        state = load_state(match)
-        try:
-            if seat != SYSTEM and not _judges_itself(rules) and seat not in rules.actors(state):
-                raise IllegalAction(gettext_noop("It is not your turn to act."))
-            now = now if now is not None else clock.now()
-            ctx = DecideContext(rng=rng_for(match.seed, match.version), now=now)
-            events = rules.decide(state, seat, action, ctx)
-        except EngineError as exc:
-            raise _refusal(exc) from exc
-        new_state = replay(rules, state, events)
-        old_version = match.version
-        _append_events(match, seat, events)
-        automatic = _after_state_change(match, rules, new_state, old_version, now)
-        if idempotency_key:
-            ActionReceipt.objects.create(
-                match=match, seat=seat, key=idempotency_key, action=action_digest(payload), version=match.version
-            )
-        remember(match.pk, match.version, new_state)
-        remember_row(match)
-    _publish_after_commit(
-        match,
-        events={old_version + i: event for i, event in enumerate(events, start=1)},
-        state_before=state,
-        actor=seat if seat != SYSTEM else None,
-    )
-    _arm_live_after_commit(match, rules, new_state)
-    if automatic:
-        _schedule_followups_after_commit(match.pk, match.version)
-    return SubmitResult(version=match.version, events=events, revision=match.revision)
-
-
-def _submit_guarded(
-    match_id: int,
-    seat: int,
-    payload: dict[str, Any],
-    expected_version: int | None,
-    idempotency_key: str | None,
-    now: float | None,
-    user_id: int | None = None,
-) -> SubmitResult | None:
-    """The move decided on this process's cached row and state, written in one statement.
-
-    ``None`` sends the caller to the locking ORM path: nothing cached, a version newer than the
-    cache, or the guard finding the match moved on (or the seat no longer the user's). A version
-    older than the cache is refused here (:class:`StaleVersion`), unless the action is one of the
-    game's ``blind_actions``, which are decided on the cached state like any other. An engine refusal is
-    answered here when one query confirms the state it was judged on is the match's current one
-    and the seat the user's; otherwise it is judged again there on the fresh state.
-    """
-    base = cached_move_base(match_id)
-    if base is None:
-        return None
-    match, state = base
-    if match.status != Match.Status.ACTIVE:
-        return None
-    rules = rules_for(match)
-    try:
-        action = rules.parse_action(payload)
-        # A blind action (a secret choice, an offer) does not depend on the board its sender saw: it
-        # is decided on the cached state like any other, and the guard refuses it if that is not current.
-        blind = action.get("type") in getattr(rules, "blind_actions", ())
-        if expected_version is not None and expected_version > match.version:
-            # The sender saw a version this process has not cached yet (another process wrote it:
-            # a timed step the worker wrote). Decided here, even a blind action would only be
-            # refused by the guard, after its statement and its pushes: catch up first.
-            return None
-        if expected_version is not None and expected_version < match.version and not blind:
-            # Versions only grow and this cache holds a committed one: the sender's board is
-            # out of date whatever the database holds now, so no lock is needed to say so.
-            raise _stale(match)
-        if seat != SYSTEM and not _judges_itself(rules) and seat not in rules.actors(state):
-            return None
-        now = now if now is not None else clock.now()
-        events = rules.decide(state, seat, action, DecideContext(rng=rng_for(match.seed, match.version), now=now))
-    except EngineError as exc:
-        if _still_current(match, seat, user_id):
-            raise _refusal(exc) from exc
-        return None
-    new_state = replay(rules, state, events)
-    old_version = match.version
-    changes = state_changes(match, rules, new_state, old_version, old_version + len(events), now)
-    by_seq = {old_version + i: event for i, event in enumerate(events, start=1)}
-    actor = seat if seat != SYSTEM else None
-    pending = guarded.send(
-        match,
-        seat=seat,
-        events=[event.to_json() for event in events],
-        fields=changes.fields,
-        waiting=changes.waiting,
-        key=idempotency_key,
-        action=action_digest(payload),
-        at=clock.now_datetime(),
-        user=user_id,
-        with_seats=not getattr(rules, "live", False),  # a live game's pushes render nothing
-    )
-    latency_trace.mark("statement", match.pk, idempotency_key)
-    foreseen, ahead = None, None
-    try:
-        seats = pending.foreseen_seats() if not connection.in_atomic_block else None
-        if seats is not None:
-            # The statement is PostgreSQL's work now: render the pushes meanwhile, for the row as
-            # the write is foreseen to leave it (kept only if it does: games.play.render_ahead).
-            foreseen = copy.copy(match)
-            _as_after(
-                foreseen, changes, old_version + len(events), match.revision + 1, match.chat_version, match.bot_seats
-            )
-            ahead = pushes.render_ahead(
-                foreseen, new_state, events=by_seq, state_before=state, actor=actor, seats=seats
-            )
-    finally:
-        latency_trace.mark("ahead", match.pk, idempotency_key)
-        written = pending.finish()
-    if written is None:
-        return None
-    latency_trace.mark("written", match.pk, written.revision)
-    if (
-        ahead is not None
-        and foreseen is not None
-        and written.foreseen
-        and (written.revision, written.chat_version, written.bot_seats)
-        == (foreseen.revision, foreseen.chat_version, foreseen.bot_seats)
-    ):
-        match = foreseen  # the write left the row and seats as the pushes were rendered for
-    else:
-        ahead = None
-        _as_after(match, changes, old_version + len(events), written.revision, written.chat_version, written.bot_seats)
-    remember(match.pk, match.version, new_state)
-    remember_row(match)
-    _publish_after_commit(
-        match,
-        events=by_seq,
-        state_before=state,
-        actor=actor,
-        audience=written.audience,
-        seats=written.seats,
-        ahead=ahead,
-    )
-    _arm_live_after_commit(match, rules, new_state)
-    if changes.automatic or set(written.bot_seats) & set(changes.waiting):
-        _schedule_followups_after_commit(match.pk, match.version)
-    return SubmitResult(version=match.version, events=events, revision=match.revision)
-
-
-def _as_after(
-    match: Match, changes: Changes, version: int, revision: int, chat_version: int, bot_seats: list[int]
-) -> None:
-    """``match`` (the cached row) as the guarded write leaves it."""
-    for name, value in changes.fields.items():
-        setattr(match, name, value)
-    match.version = version
-    match.revision, match.chat_version, match.bot_seats = revision, chat_version, bot_seats
-    match.waiting = {str(n): k for n, k in changes.waiting.items()}
-
-
-def _stale(match: Match) -> StaleVersion:
-    refusal = StaleVersion(_("The board changed before your action arrived; here is the current board."))
-    refusal.revision = match.revision
-    return refusal
-
-
-def _still_current(match: Match, seat: int, user_id: int | None) -> bool:
-    """The match is still running at ``match.version`` (and, with a user, the seat is still theirs)."""
-    if seat == SYSTEM or user_id is None:
-        rows = Match.objects.filter(pk=match.pk, version=match.version, status=Match.Status.ACTIVE)
-        return bool(rows.exists())
-    return bool(
-        Seat.objects.filter(
-            match_id=match.pk,
-            match__version=match.version,
-            match__status=Match.Status.ACTIVE,
-            number=seat,
-            user_id=user_id,
-            user__is_active=True,
-        ).exists()
-    )
-
-
-def _judges_itself(rules: Any) -> bool:
-    """A live game decides who may act at the input's own time, after the timers due before it
-    (T-3, T-14): the state on hand may be a countdown that has just ended, so it is not asked first."""
-    return bool(getattr(rules, "live", False))
-
-
-def action_digest(payload: dict[str, Any]) -> str:
-    """What a receipt remembers of the action, to tell a resubmission from a reused key."""
-    return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def engine_message(exc: EngineError) -> str:
-    """Translate an engine error (English msgid with %(name)s params)."""
-    text = _(exc.message)
-    return text % exc.params if exc.params else text
-
-
-def _append_events(match: Match, actor: int, events: list[Event]) -> None:
-    MatchEvent.objects.bulk_create(
-        MatchEvent(
-            match=match,
-            seq=match.version + i,
-            actor=actor,
-            type=event.type,
-            data=event.data,
-            secret=event.secret,
-            visible_to=list(event.visible_to),
-        )
-        for i, event in enumerate(events, start=1)
-    )
-    match.version += len(events)
-    match.revision += 1
-
-
-@dataclass
-class Changes:
-    """What a new state changes in the match row (besides version and revision) and in its seats."""
-
-    fields: dict[str, Any]
-    waiting: dict[int, str]  # seat -> key of the decision it is waited on for ("" = none)
-    automatic: bool  # the server has a move to make at once (a SYSTEM step, a bot, a due time-out)
-
-
-def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_version: int, now: float) -> Changes:
-    """Denormalised fields (status, deadline, who is waited on) and the snapshot, for ``state``."""
-    outcome = rules.outcome(state)
-    deadlines = rules.deadlines(state) if outcome is None else []
-    fields: dict[str, Any] = {}
-    if outcome is not None:
-        fields["status"] = Match.Status.FINISHED
-        fields["finished_at"] = clock.now_datetime()
-        fields["outcome"] = {
-            "scores": list(outcome.scores),
-            "ranks": list(outcome.ranks),
-            "winners": list(outcome.winners),
-            "reason": outcome.reason,
-        }
-        fields["next_deadline"] = None
-    else:
-        fields["next_deadline"] = to_datetime(min((d.due for d in deadlines), default=None))
-    if snapshot_due(old_version, new_version):
-        fields["snapshot"] = rules.state_to_json(state)
-        fields["snapshot_version"] = new_version
-    if outcome is not None:
-        return Changes(fields, {}, False)
-    actors = rules.actors(state)
-    keys = _waiting_keys(deadlines, actors)
-    plan = getattr(rules, "bot_plan", None)
-    if plan is None:
-        bots_due = bool(set(match.bot_seats) & set(keys) & actors)
-    else:  # a live game's bot moves when its plan says (an on-time timer wakes it otherwise)
-        plans = [plan(state, seat, _bot_rng(match, seat, new_version)) for seat in set(match.bot_seats) & actors]
-        bots_due = any(p is not None and p[1] <= now for p in plans)
-    automatic = SYSTEM in actors or bots_due or any(d.due <= now for d in deadlines)
-    return Changes(fields, keys, automatic)
-
-
-def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
-    """Save :func:`state_changes` through the ORM; returns whether a move is due at once."""
-    changes = state_changes(match, rules, state, old_version, match.version, now)
-    for name, value in changes.fields.items():
-        setattr(match, name, value)
-    fields = ["version", "revision", *changes.fields]
-    _update_waiting(match, changes.waiting, fields)
-    match.save(update_fields=fields)
-    return changes.automatic
-
-
-def waiting_seats(rules: Any, state: Any) -> set[int]:
-    """Whom the game waits on: the seats of pending deadlines, else the actors."""
-    return set(waiting_keys(rules, state))
-
-
-def waiting_keys(rules: Any, state: Any) -> dict[int, str]:
-    """For each seat the game waits on, a key naming the decision (a new key is a new turn)."""
-    return _waiting_keys(rules.deadlines(state), rules.actors(state))
-
-
-def _waiting_keys(deadlines: list[Any], actors: frozenset[int]) -> dict[int, str]:
-    keys: dict[int, str] = {}
-    for deadline in sorted(deadlines, key=lambda d: d.due):
-        for seat in deadline.seats:
-            keys.setdefault(seat, f"{deadline.kind}:{deadline.due}")
-    if not keys:
-        keys = {seat: "act" for seat in actors}
-    keys.pop(SYSTEM, None)
-    return keys
-
-
-def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> None:
-    """Mark who is waited on (for "your turn" and reminders); touches only seats that changed."""
-    old = {int(seat): key for seat, key in match.waiting.items()}
-    if old == keys:
-        return
-    now = clock.now_datetime()
-    for number in set(old) | set(keys):
-        key = keys.get(number, "")
-        if key != old.get(number, ""):
-            Seat.objects.filter(match=match, number=number).update(
-                waiting_key=key, waiting_since=now if key else None, reminded_at=None
-            )
-    match.waiting = {str(seat): key for seat, key in keys.items()}
-    fields.append("waiting")
-
-
-# --- after commit ------------------------------------------------------------------------------
+# --- revisions ---------------------------------------------------------------------------------
 
 
 def _touch(match: Match) -> None:
@@ -667,18 +234,12 @@ def _touch(match: Match) -> None:
     Match.objects.filter(pk=match.pk).update(revision=match.revision)
 
 
-def _publish_after_commit(match: Match, **hints: Any) -> None:
-    """Once committed, push the change to the match's sockets (see :mod:`games.push.pushes`)."""
-    transaction.on_commit(lambda: pushes.publish(match, **hints))
-
-
-def _schedule_followups_after_commit(match_id: int, version: int) -> None:
-    from games.background.tasks import advance_match
-
-    transaction.on_commit(lambda: advance_match.delay(match_id, version))
-
-
 # --- automatic moves: SYSTEM steps, bots, due deadlines ------------------------------------------
+
+
+def waiting_seats(rules: Any, state: Any) -> set[int]:
+    """Whom the game waits on: the seats of pending deadlines, else the actors."""
+    return set(waiting_keys(rules, state))
 
 
 def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, dict[str, Any]] | None:
@@ -694,43 +255,18 @@ def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, di
     plan = getattr(rules, "bot_plan", None)
     if plan is not None:  # a live game's bots act in time: each move when its plan says
         for seat in sorted(set(match.bot_seats) & set(actors)):
-            planned = plan(state, seat, _bot_rng(match, seat))
+            planned = plan(state, seat, bot_rng(match, seat))
             if planned is not None and planned[1] <= now:
                 return seat, planned[0]
     else:
         for seat in sorted(set(match.bot_seats) & waiting_seats(rules, state) & set(actors)):
-            action = rules.bot_action(state, seat, _bot_rng(match, seat))
+            action = rules.bot_action(state, seat, bot_rng(match, seat))
             if action is not None:
                 return seat, action
     for deadline in sorted(rules.deadlines(state), key=lambda d: d.due):
         if deadline.due <= now:
             return SYSTEM, deadline.action
     return None
-
-
-def _bot_rng(match: Match, seat: int, version: int | None = None) -> random.Random:
-    return random.Random(f"{match.seed}:bot:{match.version if version is None else version}:{seat}")
-
-
-def next_wake(match: Match, rules: Any, state: Any) -> float | None:
-    """When a live match next has something due: its earliest deadline or a bot's planned move."""
-    if rules.outcome(state) is not None:
-        return None
-    times = [deadline.due for deadline in rules.deadlines(state)]
-    plan = getattr(rules, "bot_plan", None)
-    if plan is not None:
-        for seat in set(match.bot_seats) & rules.actors(state):
-            planned = plan(state, seat, _bot_rng(match, seat))
-            if planned is not None:
-                times.append(planned[1])
-    return min(times, default=None)
-
-
-def _arm_live_after_commit(match: Match, rules: Any, state: Any) -> None:
-    """A live game's next due time fires on time (:mod:`games.background.livetimers`)."""
-    if getattr(rules, "live", False):
-        wake = next_wake(match, rules, state)
-        transaction.on_commit(lambda: livetimers.arm(match.pk, wake))
 
 
 def do_advance(match_id: int, *, limit: int = 500) -> int:
@@ -789,7 +325,7 @@ def do_post_chat(match_id: int, seat: int, text: str, to_seat: int | None = None
         message = ChatMessage.objects.create(match=match, seat=seat, to_seat=to_seat, text=text)
         match.chat_version += 1
         match.save(update_fields=["chat_version"])
-    _publish_after_commit(match, chat_changed=True, board=False)
+    publish_after_commit(match, chat_changed=True, board=False)
     return message
 
 
@@ -801,7 +337,7 @@ def do_hide_chat(message_id: int) -> None:
         match = Match.objects.select_for_update().get(pk=message.match_id)
         match.chat_version += 1
         match.save(update_fields=["chat_version"])
-    _publish_after_commit(match, chat_changed=True, board=False)
+    publish_after_commit(match, chat_changed=True, board=False)
 
 
 # --- leaving and moderation --------------------------------------------------------------------
@@ -826,14 +362,14 @@ def do_abort_match(match_id: int) -> None:
         match.waiting = {}
         match.save(update_fields=["waiting"])
         _touch(match)
-    _publish_after_commit(match)
+    publish_after_commit(match)
 
 
 def do_force_timeout(match_id: int) -> SubmitResult | None:
     """Apply the earliest pending deadline's default now (a moderator's action)."""
     match = Match.objects.get(pk=match_id)
     if match.status != Match.Status.ACTIVE:
-        raise ServiceError(_("This match is not in progress."), status=409)
+        raise not_running()
     rules = rules_for(match)
     # Someone's decision first: a deadline that waits on no seat (a timer) is not a time-out.
     deadlines = sorted(rules.deadlines(load_state(match)), key=lambda d: (not d.seats, d.due))
@@ -855,5 +391,5 @@ def do_replace_with_bot(match_id: int, seat: int) -> None:
             match.bot_seats = sorted([*match.bot_seats, seat])
             match.save(update_fields=["bot_seats"])
         _touch(match)
-    _publish_after_commit(match, seats_changed=True)
-    _schedule_followups_after_commit(match.pk, match.version)
+    publish_after_commit(match, seats_changed=True)
+    advance_after_commit(match.pk, match.version)

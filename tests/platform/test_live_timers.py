@@ -11,7 +11,7 @@ from games.background import livetimers
 from games.engines.base import SYSTEM
 from games.engines.registry import get_rules
 from games.models import Match
-from games.play import clock, services
+from games.play import clock, decision, services
 from games.play.store import load_state, rules_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,7 +45,7 @@ def wait_for(condition: Any, timeout: float = 10.0) -> None:
 def test_a_live_matchs_next_due_time_is_armed_after_each_change(make_user: Any, live_police_alarm: Any) -> None:
     match = a_match_against_a_bot(make_user)
     state = load_state(match)
-    wake = services.next_wake(match, rules_for(match), state)
+    wake = decision.next_wake(match, rules_for(match), state)
     assert wake is not None
     assert livetimers.armed(match.pk) == wake
     due = [d.due for d in live_police_alarm.deadlines(state)]
@@ -79,7 +79,7 @@ def test_a_live_games_bot_moves_at_its_planned_time_and_not_before(make_user: An
     services.do_submit_action(match.pk, SYSTEM, countdown.action, now=countdown.due)  # the round starts
     match.refresh_from_db()
     bot = match.bot_seats[0]
-    plan = live_police_alarm.bot_plan(load_state(match), bot, services._bot_rng(match, bot))
+    plan = live_police_alarm.bot_plan(load_state(match), bot, decision.bot_rng(match, bot))
     assert plan is not None, "the police bot drives once the round is on"
     action, when = plan
     early = services.next_automatic_move(match, now=when - 0.05)

@@ -17,7 +17,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Match, Seat
-from games.play import guarded, services, store
+from games.play import guarded, services, store, write_paths
 from games.play import render_ahead as speculation
 from games.play.bounded_cache import BoundedCache
 from games.push import presenter, pushes
@@ -254,7 +254,7 @@ def test_a_cold_catch_up_starts_from_the_snapshot(make_user: Any) -> None:
     assert row.snapshot_version > 0, "the match ended before its first snapshot"
     store.forget_all()
     if guarded.enabled():
-        assert services._refresh_cache(match.pk) is True
+        assert write_paths.refresh_cache(match.pk) is True
         assert sorted(store.kept_events(match.pk)) == list(range(row.snapshot_version + 1, row.version + 1))
         cached = store.cached_move_base(match.pk)
         assert cached is not None and cached[0].version == row.version

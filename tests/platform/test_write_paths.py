@@ -12,8 +12,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import MatchEvent, Profile
-from games.play import guarded, services, store
+from games.models import Match, MatchEvent, Profile
+from games.play import guarded, services, store, write_paths
 from games.push import pushes
 
 from .helpers import choose_all, started_match, state_of
@@ -174,3 +174,51 @@ def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after
     with CaptureQueriesContext(connection) as queries:
         pushes._publish(match, {}, None, False, True, None, False, hints["seats"])
     assert not any("games_seat" in q["sql"] for q in queries.captured_queries)
+
+
+def counting_decisions(monkeypatch: Any) -> list[int]:
+    """Count the moves the stores decide (each call of ``decision.decide``)."""
+    made: list[int] = []
+    real = write_paths.decide
+
+    def decide(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(write_paths, "decide", decide)
+    return made
+
+
+def test_a_move_is_decided_once_and_twice_at_most_when_the_cache_was_stale(make_user: Any, monkeypatch: Any) -> None:
+    """Both stores write what one decision returned: a move on a current cache (or under the lock)
+    is decided once; one decided on a stale cache is decided once more, on the state caught up."""
+    match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    old = store.cached_move_base(match.pk)
+    made = counting_decisions(monkeypatch)
+    services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=match.version)
+    assert len(made) == 1
+    if old is not None:  # pretend this process never saw that move
+        store.remember(match.pk, old[0].version, old[1])
+        store.remember_row(old[0])
+    made.clear()
+    result = services.do_submit_action(match.pk, 0, {"type": "commit"})
+    assert len(made) == (2 if guarded.enabled() else 1)
+    assert result.version == Match.objects.get(pk=match.pk).version
+
+
+def test_a_move_out_of_turn_on_a_current_cache_is_refused_after_one_query(make_user: Any) -> None:
+    """The engine's refusal (here: not the seat's turn) is answered once one query confirms that the
+    cached row is the match's current one, as the lock would answer it."""
+    match, _ = started_match(make_user)
+    choose_all(match)
+    match.refresh_from_db()
+    services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=match.version)
+    version = Match.objects.get(pk=match.pk).version
+    with CaptureQueriesContext(connection) as queries, pytest.raises(services.ServiceError) as refused:
+        services.do_submit_action(match.pk, 1, {"type": "commit"}, expected_version=version)
+    assert refused.value.status == 422, refused.value.message
+    if guarded.enabled():
+        assert len(queries.captured_queries) == 1, queries.captured_queries
+    assert Match.objects.get(pk=match.pk).version == version

@@ -1,0 +1,309 @@
+"""The two stores a decided move is written to: one guarded statement, or the row lock.
+
+Both write what :func:`games.play.decision.decide` returns; they differ only in where the row and
+state it decides on come from and how the write is kept safe:
+
+- :func:`write_guarded` (PostgreSQL): decided on this process's cached row and state, written by
+  one statement whose guard refuses it if the match moved on (:mod:`games.play.guarded`); its
+  pushes are rendered while the statement runs (:mod:`games.play.render_ahead`).
+- :func:`write_locked` (SQLite, and PostgreSQL's fallback): decided on the row it locks, written
+  through the ORM in that transaction.
+
+Both keep the unique ``(match, seq)`` of the events and the idempotency receipt's unique key, and
+leave the process's cache at the version they wrote.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils.translation import gettext as _
+
+from games.engines.base import SYSTEM, EngineError, Event, replay
+from games.models import ActionReceipt, Match, MatchEvent, Seat
+from games.play import clock, errors, followups, guarded, latency_trace
+from games.play.decision import Behind, Changes, action_digest, decide, state_changes
+from games.play.store import (
+    cached_move_base,
+    cached_state,
+    keep_events,
+    quoted_columns,
+    remember,
+    remember_row,
+    rules_for,
+    snapshot_state,
+)
+from games.push import pushes
+
+
+@dataclass
+class SubmitResult:
+    version: int
+    events: list[Event] = field(default_factory=list)
+    duplicate: bool = False
+    revision: int | None = None  # what pages show after this action (None for a duplicate)
+
+
+# --- the guarded statement -------------------------------------------------------------------------
+
+
+def write_guarded(
+    match_id: int,
+    seat: int,
+    payload: dict[str, Any],
+    expected_version: int | None,
+    idempotency_key: str | None,
+    now: float | None,
+    user_id: int | None = None,
+) -> SubmitResult | None:
+    """The move decided on this process's cached row and state, written in one statement.
+
+    ``None`` sends the caller on (to catch up, or to the locking path): nothing cached, a version
+    newer than the cache, or the guard finding the match moved on (or the seat no longer the
+    user's). A version older than the cache is refused here (:class:`~games.play.errors.StaleVersion`),
+    unless the action is blind. An engine refusal is answered here when one query confirms the
+    state it was judged on is the match's current one and the seat the user's; otherwise it is
+    judged again on the fresh state.
+    """
+    base = cached_move_base(match_id)
+    if base is None:
+        return None
+    match, state = base
+    try:
+        decision = decide(match, seat, payload, expected_version=expected_version, now=now, state=state, cached=True)
+    except Behind:
+        return None
+    except EngineError as exc:
+        if _still_current(match, seat, user_id):
+            raise errors.refusal(exc) from exc
+        return None
+    rules, events, new_state, changes = decision.rules, decision.events, decision.new_state, decision.changes
+    new_version, by_seq, actor = decision.new_version, decision.by_seq, decision.actor
+    pending = guarded.send(
+        match,
+        seat=seat,
+        events=[event.to_json() for event in events],
+        fields=changes.fields,
+        waiting=changes.waiting,
+        key=idempotency_key,
+        action=action_digest(payload),
+        at=clock.now_datetime(),
+        user=user_id,
+        with_seats=not getattr(rules, "live", False),  # a live game's pushes render nothing
+    )
+    latency_trace.mark("statement", match.pk, idempotency_key)
+    foreseen, ahead = None, None
+    try:
+        seats = pending.foreseen_seats() if not connection.in_atomic_block else None
+        if seats is not None:
+            # The statement is PostgreSQL's work now: render the pushes meanwhile, for the row as
+            # the write is foreseen to leave it (kept only if it does: games.play.render_ahead).
+            foreseen = copy.copy(match)
+            _as_after(foreseen, changes, new_version, match.revision + 1, match.chat_version, match.bot_seats)
+            ahead = pushes.render_ahead(
+                foreseen, new_state, events=by_seq, state_before=state, actor=actor, seats=seats
+            )
+    finally:
+        latency_trace.mark("ahead", match.pk, idempotency_key)
+        written = pending.finish()
+    if written is None:
+        return None
+    latency_trace.mark("written", match.pk, written.revision)
+    if (
+        ahead is not None
+        and foreseen is not None
+        and written.foreseen
+        and (written.revision, written.chat_version, written.bot_seats)
+        == (foreseen.revision, foreseen.chat_version, foreseen.bot_seats)
+    ):
+        match = foreseen  # the write left the row and seats as the pushes were rendered for
+    else:
+        ahead = None
+        _as_after(match, changes, new_version, written.revision, written.chat_version, written.bot_seats)
+    remember(match.pk, match.version, new_state)
+    remember_row(match)
+    followups.publish_after_commit(
+        match,
+        events=by_seq,
+        state_before=state,
+        actor=actor,
+        audience=written.audience,
+        seats=written.seats,
+        ahead=ahead,
+    )
+    followups.arm_live_after_commit(match, rules, new_state)
+    if changes.automatic or set(written.bot_seats) & set(changes.waiting):
+        followups.advance_after_commit(match.pk, match.version)
+    return SubmitResult(version=match.version, events=events, revision=match.revision)
+
+
+def _as_after(
+    match: Match, changes: Changes, version: int, revision: int, chat_version: int, bot_seats: list[int]
+) -> None:
+    """``match`` (the cached row) as the guarded write leaves it."""
+    for name, value in changes.fields.items():
+        setattr(match, name, value)
+    match.version = version
+    match.revision, match.chat_version, match.bot_seats = revision, chat_version, bot_seats
+    match.waiting = {str(n): k for n, k in changes.waiting.items()}
+
+
+def _still_current(match: Match, seat: int, user_id: int | None) -> bool:
+    """The match is still running at ``match.version`` (and, with a user, the seat is still theirs)."""
+    if seat == SYSTEM or user_id is None:
+        rows = Match.objects.filter(pk=match.pk, version=match.version, status=Match.Status.ACTIVE)
+        return bool(rows.exists())
+    return bool(
+        Seat.objects.filter(
+            match_id=match.pk,
+            match__version=match.version,
+            match__status=Match.Status.ACTIVE,
+            number=seat,
+            user_id=user_id,
+            user__is_active=True,
+        ).exists()
+    )
+
+
+def refresh_cache(match_id: int) -> bool:
+    """Bring this process's cached row and state of a running match up to the database's version,
+    in one round trip (:func:`games.play.guarded.catch_up`: the row, the events after the cached state,
+    the seats). False when there is nothing newer to decide on (the locking path then answers).
+    """
+    base = cached_move_base(match_id)
+    held = cached_state(match_id)  # may be cached alone: another thread caches a state, then its row
+    caught = guarded.catch_up(match_id, None if held is None else held[0])
+    if caught is None or (base is not None and base[0].version == caught.match.version):
+        return False
+    match = caught.match
+    if held is None:
+        version, state = snapshot_state(match)
+        del match.snapshot  # deferred again: the cached row goes without it, as a written one does
+    elif held[0] <= match.version:
+        version, state = held
+    else:
+        return False  # a state newer than the row read: another thread's write, not yet committed
+    events = [caught.events[seq] for seq in range(version + 1, match.version + 1)]
+    remember(match.pk, match.version, replay(rules_for(match), state, events))
+    remember_row(match)
+    keep_events(match.pk, caught.events)  # the next move's log lines need them (presenter.prefetch_log)
+    return True
+
+
+# --- the row lock ----------------------------------------------------------------------------------
+
+
+def write_locked(
+    match_id: int,
+    seat: int,
+    payload: dict[str, Any],
+    expected_version: int | None,
+    idempotency_key: str | None,
+    now: float | None,
+    user_id: int | None = None,
+) -> SubmitResult:
+    """The move decided on the match row, locked, and written through the ORM in that transaction."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
+        _check_player(match_id, seat, user_id)
+        try:
+            decision = decide(match, seat, payload, expected_version=expected_version, now=now)
+        except EngineError as exc:
+            raise errors.refusal(exc) from exc
+        by_seq = decision.by_seq
+        _append_events(match, seat, decision.events)
+        automatic = save_changes(match, decision.changes)
+        if idempotency_key:
+            ActionReceipt.objects.create(
+                match=match, seat=seat, key=idempotency_key, action=action_digest(payload), version=match.version
+            )
+        remember(match.pk, match.version, decision.new_state)
+        remember_row(match)
+    followups.publish_after_commit(match, events=by_seq, state_before=decision.state, actor=decision.actor)
+    followups.arm_live_after_commit(match, decision.rules, decision.new_state)
+    if automatic:
+        followups.advance_after_commit(match.pk, match.version)
+    return SubmitResult(version=match.version, events=decision.events, revision=match.revision)
+
+
+def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
+    if (
+        user_id is not None
+        and not Seat.objects.filter(match_id=match_id, number=seat, user_id=user_id, user__is_active=True).exists()
+    ):
+        raise errors.NotAllowed(_("Only the players of this match can act in it."))
+
+
+def _append_events(match: Match, actor: int, events: list[Event]) -> None:
+    MatchEvent.objects.bulk_create(
+        MatchEvent(
+            match=match,
+            seq=match.version + i,
+            actor=actor,
+            type=event.type,
+            data=event.data,
+            secret=event.secret,
+            visible_to=list(event.visible_to),
+        )
+        for i, event in enumerate(events, start=1)
+    )
+    match.version += len(events)
+    match.revision += 1
+
+
+def save_changes(match: Match, changes: Changes) -> bool:
+    """Save a new state's :class:`~games.play.decision.Changes` (and ``match``'s version and
+    revision) through the ORM; returns whether a move is due at once."""
+    for name, value in changes.fields.items():
+        setattr(match, name, value)
+    fields = ["version", "revision", *changes.fields]
+    _update_waiting(match, changes.waiting, fields)
+    match.save(update_fields=fields)
+    return changes.automatic
+
+
+def save_state(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
+    """Save what ``state`` (at ``match.version``, after ``old_version``) changes in the row and seats."""
+    return save_changes(match, state_changes(match, rules, state, old_version, match.version, now))
+
+
+def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> None:
+    """Mark who is waited on (for "your turn" and reminders); touches only seats that changed."""
+    old = {int(seat): key for seat, key in match.waiting.items()}
+    if old == keys:
+        return
+    now = clock.now_datetime()
+    for number in set(old) | set(keys):
+        key = keys.get(number, "")
+        if key != old.get(number, ""):
+            Seat.objects.filter(match=match, number=number).update(
+                waiting_key=key, waiting_since=now if key else None, reminded_at=None
+            )
+    match.waiting = {str(seat): key for seat, key in keys.items()}
+    fields.append("waiting")
+
+
+# --- receipts --------------------------------------------------------------------------------------
+
+
+@cache
+def _receipt_sql(vendor: str) -> str:
+    column = quoted_columns(ActionReceipt)
+    table = connection.ops.quote_name(ActionReceipt._meta.db_table)
+    return (
+        f"SELECT {column['action']}, {column['version']} FROM {table}"
+        f" WHERE {column['match']} = %s AND {column['seat']} = %s AND {column['key']} = %s"
+    )
+
+
+def receipt(match_id: int, seat: int, key: str) -> tuple[str, int] | None:
+    """(action digest, version) of the receipt of ``key``, if any: a plain query, since every move
+    refused for an old board looks for one (the unique key makes it one row at most)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_receipt_sql(connection.vendor), [match_id, seat, key])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
