@@ -165,7 +165,7 @@ def store_match(slug: str, game: dict[str, Any], upto: int) -> tuple[Any, list[A
     return match, users
 
 
-PUSH_PARTS = ("board", "log", "chat")  # what a WebSocket push renders (games/sockets/consumers.py)
+PUSH_PARTS = ("board", "log", "chat")  # what a WebSocket push renders (games/sockets/turn_consumer.py)
 
 
 def existing_partials(names: tuple[str, ...]) -> list[str]:

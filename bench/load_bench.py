@@ -98,11 +98,11 @@ SPARES = 1  # --client scripted: a table's next match, made and planned before t
 BIN = Path(sys.executable).parent
 BOARD_VERSION = re.compile(r'id="board"[^>]*?data-version="(\d+)"')
 CSRF_IN_PAGE = re.compile(r'"X-CSRFToken":\s*"([A-Za-z0-9]+)"')
-# An update's head: the consumer writes "type" and "revision" first (games.sockets.consumers._deliver), so a
+# An update's head: the consumer writes "type" and "revision" first (games.sockets.frames.SentFrames.update_for), so a
 # board push is read by its first bytes; its fragments (most of it) are not parsed by the client.
 T = TypeVar("T")
 UPDATE_HEAD = re.compile(r'\{"type": "update", "revision": (\d+), "version": (\d+),')
-# A diff's shared fragments, sent ahead of its update (games.sockets.consumers._shared_part): the update
+# A diff's shared fragments, sent ahead of its update (games.sockets.frames.shared_part): the update
 # that follows at once is what counts, so a part is passed over unread.
 PART_HEAD = '{"type": "part", '
 

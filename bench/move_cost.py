@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import functools
 import inspect
 import json
 import pstats
@@ -81,14 +82,22 @@ class FakeSocket:
     """A consumer without a socket: what it receives is handed to it directly."""
 
     def __init__(self, match_id: int, client: Any) -> None:
+        from games.sockets.base_consumer import find_seat
         from games.sockets.consumers import MatchConsumer
+        from games.sockets.frames import SentFrames
 
+        user = client_user(client)
+        found = find_seat(match_id, user)
+        assert found is not None
         self.consumer = MatchConsumer()
+        self.consumer._become(found[1])  # a live game's consumer, as connecting makes it
+        if found[1]:
+            # Written at once, as every move here (a live game's socket sequences its inputs on a task).
+            self.consumer._act = functools.partial(self.consumer._act_now, received=None)  # type: ignore[method-assign]
         self.consumer.match_id = match_id
-        self.consumer.scope = {"user": client_user(client)}  # type: ignore[typeddict-item]  # only the user is read
+        self.consumer.scope = {"user": user}  # type: ignore[typeddict-item]  # only the user is read
         self.consumer.seat = None
-        self.consumer.sent_revision = -1
-        self.consumer.sent_chat = -1
+        self.consumer.sent_frames = SentFrames()
         self.consumer.channel_name = "fake"
         self.sent: list[Any] = []
         self.groups: set[str] = set()

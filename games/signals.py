@@ -44,7 +44,7 @@ def close_sockets_of_the_logged_out_session(sender: type, request: Any, user: An
 
 def _revoke(user_id: int, session: str | None) -> None:
     from games.push import broadcaster
-    from games.sockets.consumers import user_group
+    from games.sockets.base_consumer import user_group
 
     try:
         broadcaster.send(user_group(user_id), {"type": "user.revoked", "session": session})

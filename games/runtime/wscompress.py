@@ -20,7 +20,7 @@ of about 300 KB with zlib's defaults, so a thousand sockets still fit comfortabl
 
 With no context taken over, a message's compressed form depends on its bytes and the settings
 alone. A move sends the same message to several sockets of a process (its shared fragments, to
-every seat that showed the same board: ``games.sockets.consumers._shared_part``): :func:`deflate` keeps
+every seat that showed the same board: ``games.sockets.frames.shared_part``): :func:`deflate` keeps
 the latest large ones' compressed forms, so each is compressed once per process, not per socket.
 """
 

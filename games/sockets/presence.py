@@ -14,10 +14,12 @@ import asyncio
 import logging
 import weakref
 from datetime import timedelta
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from games.models import Presence, Seat
 from games.play import clock
@@ -26,6 +28,24 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 30.0
 STALE_SECONDS = 90.0
+
+
+def count_socket(match_id: int, user: Any, channel_name: str, delta: int) -> bool:
+    """Count a socket in (``delta`` +1) or out (-1) of ``user``'s seat's ``open_sockets``, with its
+    presence record; whether the user holds a seat of the match (a spectator's socket is not counted).
+    By user, not seat number: seats are renumbered when the match starts."""
+    counted = bool(
+        Seat.objects.filter(match_id=match_id, user=user).update(
+            open_sockets=F("open_sockets") + delta, last_seen=timezone.now()
+        )
+    )
+    if delta > 0 and counted:
+        Presence.objects.update_or_create(
+            channel_name=channel_name, defaults={"match_id": match_id, "user": user, "seen_at": timezone.now()}
+        )
+    elif delta < 0:
+        Presence.objects.filter(channel_name=channel_name).delete()
+    return counted
 
 
 REFRESH_BATCH = 500  # records per statement (well under SQLite's limit on parameters)

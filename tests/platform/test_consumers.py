@@ -41,7 +41,7 @@ async def connect(user: Any, match_id: int) -> WebsocketCommunicator:
 
 async def next_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
     """The next update, with its appended log lines (if it is a diff) kept at the end of ``html``, and
-    the shared fragments sent ahead of it (a ``part``, consumers._shared_part) at its start."""
+    the shared fragments sent ahead of it (a ``part``, frames.shared_part) at its start."""
     ahead: list[str] = []
     while True:
         message = await communicator.receive_json_from(timeout=5)
@@ -303,7 +303,7 @@ async def test_a_players_pushes_are_compressed_only_when_they_hold_no_secret(
 
 
 async def board_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
-    """The next message but a diff's shared part that goes ahead of its update (consumers._shared_part)."""
+    """The next message but a diff's shared part that goes ahead of its update (frames.shared_part)."""
     while (message := await communicator.receive_json_from(timeout=5))["type"] == "part":
         pass
     return message
@@ -360,11 +360,9 @@ async def test_a_move_whose_database_connection_was_lost_is_written_once_on_a_ne
     was written before the loss from being applied twice."""
     from django.db import OperationalError
 
-    from games.sockets import consumers
-
     match, by_seat = await sync_to_async(started_match)(make_user)
     mine = await connect(by_seat[0], match.pk)
-    real = consumers.services.do_submit_action
+    real = services.do_submit_action
     losses = {"k-lost-1": "before the write", "k-lost-2": "after the write"}  # once for each move
 
     def lost_once(*args: Any, **kwargs: Any) -> Any:
@@ -375,7 +373,7 @@ async def test_a_move_whose_database_connection_was_lost_is_written_once_on_a_ne
             real(*args, **kwargs)
         raise OperationalError(f"server closed the connection unexpectedly ({when})")
 
-    monkeypatch.setattr(consumers.services, "do_submit_action", lost_once)
+    monkeypatch.setattr(services, "do_submit_action", lost_once)
     before = await event_count(match.pk)
     await mine.send_json_to(act({"type": "choose"}, match.version, "k-lost-1", **{"roles[]": ["GOON"]}))
     assert (await answer_to(mine))["status"] == 200
@@ -431,7 +429,7 @@ async def test_a_stale_move_is_answered_after_the_push_that_made_it_stale(make_u
     """The board that made my move stale reaches my socket first, then the refusal; my socket waits
     for the writer's push of it instead of rendering that board itself."""
     from games.push import pushes
-    from games.sockets import consumers
+    from games.sockets import turn_consumer
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     await sync_to_async(choose_all)(match)
@@ -458,7 +456,7 @@ async def test_a_stale_move_is_answered_after_the_push_that_made_it_stale(make_u
     assert update["type"] == "update" and update["version"] == match.version + 1
     answer = await mine.receive_json_from(timeout=5)
     assert answer["type"] == "answer" and answer["status"] == 409 and answer["key"] == "k-12"
-    assert held and consumers.STALE_BOARD_WAIT > 0.1
+    assert held and turn_consumer.STALE_BOARD_WAIT > 0.1
     await mine.disconnect()
 
 
@@ -466,14 +464,14 @@ async def test_a_stale_move_whose_board_never_comes_gets_it_rendered_then_the_re
     make_user: Any, monkeypatch: Any
 ) -> None:
     from games.push import pushes
-    from games.sockets import consumers
+    from games.sockets import turn_consumer
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     await sync_to_async(choose_all)(match)
     await sync_to_async(match.refresh_from_db)()
     mine = await connect(by_seat[0], match.pk)
     monkeypatch.setattr(pushes, "publish", lambda *a, **k: None)  # a push lost on the way
-    monkeypatch.setattr(consumers, "STALE_BOARD_WAIT", 0.05)
+    monkeypatch.setattr(turn_consumer, "STALE_BOARD_WAIT", 0.05)
     await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "commit"}, expected_version=match.version)
     await mine.send_json_to(act({"type": "commit"}, match.version, "k-13"))
     update = await board_update(mine)

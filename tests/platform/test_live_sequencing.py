@@ -15,7 +15,8 @@ from games.models import Match, MatchEvent
 from games.play import services
 from games.play.store import load_state
 from games.sockets import livesocket
-from games.sockets.consumers import MatchConsumer
+from games.sockets.frames import SentFrames
+from games.sockets.live_consumer import LiveConsumer
 
 from . import test_police_alarm_site as site
 from .test_consumers import connect
@@ -70,11 +71,11 @@ def test_sequencer_is_one_lock_per_match_while_in_use() -> None:
     assert order.index("c") < order.index("b"), "another match does not wait for this one"
 
 
-class Recorder(MatchConsumer):
+class Recorder(LiveConsumer):
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
-        self.sent_version = 5
-        self.sent_revision = 5
+        self.sent_frames = SentFrames(revision=5)
+        self.sent_frames.version = 5
 
     async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
         self.sent.append(update)

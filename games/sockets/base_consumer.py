@@ -1,0 +1,310 @@
+"""What every match socket does, whatever its game: who it is, what it listens to, what it reads.
+
+:class:`BaseMatchConsumer` authenticates the socket, finds its match and its seat, listens on its
+seat's groups (or the spectators'), counts itself in its seat's presence, reads its client's
+frames and takes its chat. What it sends its client, and how it takes moves, is its game's kind's
+(:mod:`games.sockets.turn_consumer`, :mod:`games.sockets.live_consumer`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
+from django.utils import translation
+from django.utils.translation import gettext_noop
+
+from games.models import Match
+from games.play import payloads, services
+from games.play.store import rules_for
+from games.push.presenter import viewer_for
+from games.push.pushes import players_group, seat_group, watch_group
+from games.push.speaking import speaking
+from games.runtime.channels_dispatch import serve_in_turn
+from games.runtime.wscompress import DEFLATE
+from games.sockets import presence
+from games.sockets.frames import SentFrames
+from games.web import ratelimit
+
+MAX_FRAME = 16_000  # characters: far more than any move or chat line
+
+UNREADABLE = gettext_noop("That message could not be read.")
+UNKNOWN = gettext_noop("Unknown message.")
+SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
+
+
+class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
+    """A socket of one match: the connection, its groups, its presence, its client's frames and chat.
+
+    A player's socket listens on its seat's group and the players' group, a spectator's on the
+    match's watch group (:meth:`_listen`). Its kind sends the client its board (:meth:`push`) and
+    takes its moves (:meth:`_act`).
+    """
+
+    match_id: int
+    seat: int | None
+    sent_frames: SentFrames  # what my client has been sent (see games.sockets.frames)
+    listening: tuple[str, ...] = ()  # the groups I listen on for my match (see _listen)
+    joined: tuple[str, ...] = ()  # other groups of my match I joined at connect (a live game's)
+    user_group: str | None = None
+    revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
+    counted = False  # whether my user's seat row counts this socket in ``open_sockets``
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """As Channels' own, with my messages handled in fewer loop turns (games.runtime.channels_dispatch)."""
+        self.scope = scope
+        layer = get_channel_layer(self.channel_layer_alias)
+        if layer is None:
+            raise ImproperlyConfigured("a match socket needs a channel layer (CHANNEL_LAYERS)")
+        self.channel_layer = layer
+        self.channel_name = await layer.new_channel()
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await serve_in_turn([receive, functools.partial(layer.receive, self.channel_name)], self.dispatch)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As Channels' own, without its ``close_old_connections`` before every message.
+
+        That call hops onto the process's one shared database thread, so every ping and every push
+        of every socket would queue there. Nothing here touches the database on the event loop: each
+        query runs through ``database_sync_to_async``, which closes old connections itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self) -> None:
+        # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
+        # only an HTTP 403 to it) and stops retrying: 4401 sign in, 4404 no such match, 4429 too many.
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or not user.is_active:
+            await self._refuse(4401)
+            return
+        if await ratelimit.ahit("socket", user) is not None:
+            await self._refuse(4429)
+            return
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        found = await database_sync_to_async(find_seat)(self.match_id, user)
+        if found is None:
+            await self._refuse(4404)
+            return
+        seat, live = found
+        self._become(live)
+        await self._open(user, seat)
+        await self.push(only_if_newer=True)
+
+    def _become(self, live: bool) -> None:
+        """Take the class of socket a match that is (or is not) ``live`` needs (see games.sockets.consumers)."""
+
+    async def _open(self, user: Any, seat: int | None) -> None:
+        """Join my groups, accept the socket, and count it in; my board is pushed next."""
+        # Every socket of a user hears when the user is deactivated or logs out (games.signals).
+        self.user_group = user_group(user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        self.seat = seat
+        # A reconnecting client says which versions it already shows (?v=&c=); it gets only news.
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        self.sent_frames = SentFrames(_int((query.get("v") or [""])[0], -1), _int((query.get("c") or [""])[0], -1))
+        await self._listen()
+        await self.accept()
+        await self._count_me_in()
+
+    async def push(self, only_if_newer: bool = False) -> None:
+        """Send my client its board and chat box (only what is newer than it has, if ``only_if_newer``)."""
+        raise NotImplementedError
+
+    async def _act(self, content: dict[str, Any]) -> None:
+        """A move sent over the socket (``{"type": "act", ...}``, see games.play.payloads)."""
+        raise NotImplementedError
+
+    async def _refuse(self, code: int) -> None:
+        await self.accept()
+        await self.close(code=code)
+
+    async def user_revoked(self, event: dict[str, Any]) -> None:
+        """My user was deactivated, or logged out of the session this socket was opened with."""
+        session = event.get("session")
+        own = getattr(self.scope.get("session"), "session_key", None)
+        if session is None or session == own:
+            self.revoked = True
+            await self.close(code=4401)
+
+    async def disconnect(self, code: int) -> None:
+        presence.heartbeats().discard(self.channel_name)
+        if self.user_group is not None:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+            self.user_group = None
+        for group in self.listening:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.listening = ()
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined = ()
+        if self.counted:
+            self.counted = False
+            await self._presence(-1)
+
+    async def _listen(self) -> None:
+        """Listen on my seat's group and the players' group as a player (a move's partials come on the
+        players' group, pings for my seat on its own), else on the match's watch group."""
+        if self.seat is None:
+            wanted: tuple[str, ...] = (watch_group(self.match_id),)
+        else:
+            wanted = (seat_group(self.match_id, self.seat), players_group(self.match_id))
+        if wanted == self.listening:
+            return
+        for group in wanted:
+            if group not in self.listening:
+                await self.channel_layer.group_add(group, self.channel_name)
+        for group in self.listening:
+            if group not in wanted:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        self.listening = wanted
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Frames that are not one small JSON object get a clear error, and the socket stays open."""
+        if self.revoked:
+            return
+        content = read_frame(text_data)
+        if content is None:
+            await self._error(UNREADABLE)
+            return
+        await self.receive_json(content)
+
+    async def _error(self, message: str) -> None:
+        await self.send_json({"type": "error", "message": await self._gettext(message)})
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind in ("sync", "chat") and (refusal := await ratelimit.ahit(kind, self._user())) is not None:
+            await self.send_json({"type": "error", "message": refusal})
+            return
+        if kind == "sync":
+            # A reconnecting client tells us what it has; anything newer is pushed at once.
+            self.sent_frames.revision = _bounded(content.get("revision"))
+            self.sent_frames.chat = _bounded(content.get("chat_version"))
+            await self.push(only_if_newer=True)
+        elif kind == "act":
+            await self._act(content)
+        elif kind == "chat":
+            await self._chat(content)
+        else:
+            await self._other(kind, content)
+
+    async def _other(self, kind: Any, content: dict[str, Any]) -> None:
+        """A message of a ``kind`` no match socket takes (a live game's socket takes pings)."""
+        await self._error(UNKNOWN)
+
+    async def _chat(self, content: dict[str, Any]) -> None:
+        if self.seat is None:
+            await self._error(SPECTATORS_CANNOT_CHAT)
+            return
+        to_raw, text = content.get("to"), content.get("text", "")
+        to_seat = None if to_raw in (None, "") else _bounded(to_raw, None)
+        try:
+            if (to_raw not in (None, "") and to_seat is None) or not isinstance(text, str):
+                # As the form: a private message to nobody is refused, never posted to everyone.
+                raise services.ServiceError(await self._gettext("Choose another player for a private message."))
+            payloads.clean_text(text, 2000)
+            await self._post_chat(to_seat, text)
+        except payloads.BadPayload:
+            await self._error(UNREADABLE)
+        except services.ServiceError as exc:
+            await self.send_json({"type": "error", "message": exc.message})
+
+    @database_sync_to_async
+    def _post_chat(self, to_seat: int | None, text: str) -> None:
+        with speaking(self._language()):
+            if not self._still_allowed():
+                raise services.NotAllowed(translation.gettext("Your account cannot act any more."))
+            services.do_post_chat(self.match_id, self.seat or 0, text, to_seat)
+
+    def _still_allowed(self) -> bool:
+        """The user is still active (checked against the database before anything is written)."""
+        return bool(get_user_model().objects.filter(pk=self._user().pk, is_active=True).exists())
+
+    async def _count_me_in(self) -> None:
+        """Count this socket in its seat's ``open_sockets`` and keep its presence record beating."""
+        self.counted = await self._presence(+1)
+        if self.counted:
+            presence.heartbeats().add(self.channel_name)
+
+    @database_sync_to_async
+    def _presence(self, delta: int) -> bool:
+        return presence.count_socket(self.match_id, self._user(), self.channel_name, delta)
+
+    @database_sync_to_async
+    def _gettext(self, message: str) -> str:
+        with speaking(self._language()):
+            return translation.gettext(message)
+
+    def _user(self) -> Any:
+        """The signed-in user of this socket (``connect`` closed it for anybody else)."""
+        return self.scope["user"]
+
+    def _language(self) -> str:
+        profile = getattr(self.scope.get("user"), "profile", None)
+        return getattr(profile, "language", None) or "en"
+
+    async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
+        """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
+        await self._send_text(json.dumps(update), deflate=deflate)
+
+    async def _send_text(self, text: str, *, deflate: bool) -> None:
+        message: Any = {"type": "websocket.send", "text": text, DEFLATE: deflate}
+        await self.base_send(message)  # DEFLATE is our own key, unknown to the ASGI event types
+
+
+def find_seat(match_id: int, user: Any) -> tuple[int | None, bool] | None:
+    """``user``'s seat in the match (``None``: a spectator) and whether the match is live; ``None``
+    if there is no such match."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    live = bool(getattr(rules_for(match), "live", False))
+    seat = viewer_for(match, user).seat
+    return (seat if isinstance(seat, int) and not isinstance(seat, bool) else None), live
+
+
+def read_frame(text: str | None) -> dict[str, Any] | None:
+    """A client's frame as the one small JSON object it must be, else ``None``."""
+    if text is None or len(text) > MAX_FRAME:
+        return None
+    try:
+        content = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, nested too deep, or an over-long number
+        return None
+    return content if isinstance(content, dict) else None
+
+
+def user_group(user_id: int) -> str:
+    return f"user_{user_id}"
+
+
+def _bounded(value: Any, default: Any = -1) -> Any:
+    """A small non-negative int from untrusted input (a version, a seat), else ``default``."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value if 0 <= value < 2**31 else default
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+        return int(value)
+    return default
+
+
+def _int(value: Any, default: Any) -> Any:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
