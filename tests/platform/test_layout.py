@@ -125,3 +125,11 @@ def test_every_role_package_says_what_it_owns() -> None:
 def test_games_keeps_few_top_level_modules() -> None:
     top = sorted(p.stem for p in GAMES.glob("*.py"))
     assert top == ["__init__", "apps", "models", "signals", "urls"]
+
+
+def test_no_consumer_class_is_over_250_lines() -> None:
+    for path in (GAMES / "sockets").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Consumer"):
+                assert node.end_lineno is not None
+                assert node.end_lineno - node.lineno + 1 <= 250, f"{path.name}: {node.name}"
