@@ -8,7 +8,7 @@ export HIDEOUT_LOCAL_KEY ?= 1
 # `make run PORT=8101` serves on another port; links in e-mails follow it unless SITE_URL is set.
 PORT ?= 8000
 
-.PHONY: run test lint bench messages clean
+.PHONY: run test test-backends lint bench messages clean
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,12 @@ test: $(STAMP) messages
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The tests whose outcome can depend on the database, the channel layer or the broker: CI's second
+# pass, on PostgreSQL + Redis. The engine tests are pure Python and tests/deploy starts its own
+# PostgreSQL + Redis stack in either pass, so both run once, in `make test`.
+test-backends: $(STAMP) messages
+	$(BIN)/python -m pytest tests/platform tests/e2e $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
