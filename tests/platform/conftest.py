@@ -1,4 +1,6 @@
-"""Shared fixtures. Engine tests need no database; platform tests use pytest-django."""
+"""The platform tests' fixtures (pytest-django): eager Celery, fast passwords, fresh caches, closed
+writer threads, and ``make_user``. They live in this tree only, so the engine tests (tests/engines,
+pure Python) run without any of them, with or without pytest-django (``-p no:django``)."""
 
 from __future__ import annotations
 
