@@ -25,18 +25,19 @@ if _why_not:
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .test_heist_browser import (  # noqa: E402
+from .players import (  # noqa: E402
+    PHONE,
     TIMEOUT,
     Player,
     answers,
+    assert_accessible,
     assert_not_reloaded,
     join,
     mark_loaded,
     new_player,
+    screenshot,
     sign_up,
 )
-from .test_newcomer_browser import PHONE, assert_accessible, screenshot  # noqa: E402
-from .test_newcomer_browser import axe_source as axe_source  # noqa: E402  (a fixture: pytest finds it here)
 
 pytestmark = pytest.mark.e2e
 
