@@ -228,6 +228,7 @@ def test_H2_pages_show_the_scenes_only_to_the_thief(make_user: Any, test_clock: 
 
 
 def test_W2_the_create_form_offers_live_play_only(make_user: Any) -> None:
+    """D-23: relay mode is specified as an option only."""
     client = Client()
     client.force_login(make_user())
     html = client.get(reverse("match_create") + "?game=police_alarm").content.decode()
