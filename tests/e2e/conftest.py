@@ -482,3 +482,27 @@ def pytest_runtest_makereport(
         site = item.funcargs.get("live_site") if hasattr(item, "funcargs") else None
         if isinstance(site, LiveSite):
             report.sections.append(("hideout server logs", site.logs()))
+
+
+AXE_DIR = Path(__file__).parent / "axe"
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script, installed from the npm registry into tests/e2e/axe on first use."""
+    if not AXE_JS.exists():
+        npm = shutil.which("npm")
+        done = (
+            subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, capture_output=True, text=True, timeout=300
+            )
+            if npm
+            else None
+        )
+        if not AXE_JS.exists():
+            why = "npm is not installed" if done is None else f"npm ci failed: {done.stderr.strip()[-300:]}"
+            if _ci():
+                pytest.fail(f"CI=true, so no skipping: axe-core unavailable ({why})", pytrace=False)
+            pytest.skip(f"accessibility check skipped: axe-core unavailable ({why})")
+    return AXE_JS.read_text(encoding="utf-8")

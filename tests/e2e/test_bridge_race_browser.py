@@ -14,7 +14,6 @@ import json
 import re
 import secrets
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +26,8 @@ if _why_not:
 
 from playwright.sync_api import Locator, expect  # noqa: E402
 
-from .test_heist_browser import (  # noqa: E402
+from .bridge_race_forms import ACTION_FORMS, POSITION, TWENTY_YEARS, action_forms, pick  # noqa: E402
+from .players import (  # noqa: E402
     TIMEOUT,
     Player,
     assert_not_reloaded,
@@ -41,53 +41,9 @@ from .test_heist_browser import (  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-POSITION = Path(__file__).parent / "data" / "bridge_race_late.json"
-TWENTY_YEARS = 630_720_000  # seconds per decision: the stored clock values never time out
 MAX_ACTIONS = 400
 MAX_SECONDS = 240.0
 MAX_STALE = 10
-# The controls a player clicks, by the action type in the form's hidden ``action`` input, in order.
-PRIORITY = ("CHOOSE", "CHOOSE_CAR", "PLACE_ADVENTURE", "ROLL", "FINALIZE_DICE", "RESOLVE_DICE", "STEP", "END_TURN")
-ACTION_FORMS = "#board form:has(input[name=action])"
-
-
-def action_forms(page: Any) -> list[dict[str, Any]]:
-    """Every action form on the board: its index among ACTION_FORMS and its parsed payload."""
-    values = page.locator(ACTION_FORMS).evaluate_all(
-        "forms => forms.map(f => f.querySelector('input[name=action]').value)"
-    )
-    out = []
-    for index, raw in enumerate(values):
-        try:
-            payload = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(payload, dict):
-            out.append({"index": index, "payload": payload})
-    return out
-
-
-def pick(forms: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The form to submit: the first by PRIORITY; the fastest RESOLVE_DICE, STEP straight ahead."""
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for form in forms:
-        by_type.setdefault(str(form["payload"].get("type")), []).append(form)
-    for kind in PRIORITY:
-        candidates = by_type.get(kind)
-        if not candidates:
-            continue
-        if kind == "RESOLVE_DICE":  # the quick buttons and the form: most speed, then most repair
-            return max(
-                candidates,
-                key=lambda f: (
-                    sum(int(a[1]) for a in f["payload"].get("adjust") or []),
-                    len(f["payload"].get("repair") or []),
-                ),
-            )
-        if kind == "STEP":
-            return next((f for f in candidates if f["payload"].get("dir") == "STRAIGHT"), candidates[0])
-        return candidates[0]
-    return None
 
 
 def describe(form: dict[str, Any], button: Locator) -> str:

@@ -29,7 +29,7 @@ if _why_not:
 
 from playwright.sync_api import expect  # noqa: E402
 
-from .test_heist_browser import (  # noqa: E402
+from .players import (  # noqa: E402
     TIMEOUT,
     Player,
     assert_not_reloaded,

@@ -28,7 +28,8 @@ if _why_not:
 
 from playwright.sync_api import Locator, Page, expect  # noqa: E402
 
-from .test_heist_browser import (  # noqa: E402
+from .players import (  # noqa: E402
+    PHONE,
     TIMEOUT,
     Player,
     act,
@@ -36,9 +37,9 @@ from .test_heist_browser import (  # noqa: E402
     join,
     mark_loaded,
     new_player,
+    screenshot,
     sign_up,
 )
-from .test_newcomer_browser import PHONE, screenshot  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 

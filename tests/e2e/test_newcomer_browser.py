@@ -15,19 +15,15 @@
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import BASE_DIR, LiveSite, _ci, browser_unavailable
+from .conftest import LiveSite, browser_unavailable
 
 _why_not = browser_unavailable()
 if _why_not:
@@ -36,55 +32,22 @@ if _why_not:
 from playwright.sync_api import Page, expect  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
-from .test_bridge_race_browser import POSITION, TWENTY_YEARS, action_forms, pick  # noqa: E402
-from .test_heist_browser import ROLE_NAMES, TIMEOUT, Player, submit  # noqa: E402
+from .bridge_race_forms import POSITION, TWENTY_YEARS, action_forms, pick  # noqa: E402
+from .players import (  # noqa: E402
+    PHONE,
+    ROLE_NAMES,
+    TIMEOUT,
+    Player,
+    assert_accessible,
+    screenshot,
+    submit,
+)
 
 pytestmark = pytest.mark.e2e
 
-AXE_DIR = Path(__file__).parent / "axe"
-AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-SCREENSHOTS = BASE_DIR / "artifacts" / "screenshots"
 PASSWORD = "Pw-" + secrets.token_urlsafe(12)
 DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 GUIDES = ("heist", "bridge_race", "dirty_money")
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    """axe-core's script, installed from the npm registry into tests/e2e/axe on first use."""
-    if not AXE_JS.exists():
-        npm = shutil.which("npm")
-        done = (
-            subprocess.run(
-                [npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, capture_output=True, text=True, timeout=300
-            )
-            if npm
-            else None
-        )
-        if not AXE_JS.exists():
-            why = "npm is not installed" if done is None else f"npm ci failed: {done.stderr.strip()[-300:]}"
-            if _ci():
-                pytest.fail(f"CI=true, so no skipping: axe-core unavailable ({why})", pytrace=False)
-            pytest.skip(f"accessibility check skipped: axe-core unavailable ({why})")
-    return AXE_JS.read_text(encoding="utf-8")
-
-
-def serious_violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
-    page.add_script_tag(content=axe_source)
-    found: list[dict[str, Any]] = page.evaluate(
-        """async () => {
-            const r = await axe.run(document, { resultTypes: ["violations"] });
-            return r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
-                nodes: v.nodes.slice(0, 4).map(n => n.target.join(" ") + " :: " + (n.failureSummary || "")) }));
-        }"""
-    )
-    return [v for v in found if v["impact"] in ("serious", "critical")]
-
-
-def assert_accessible(page: Page, axe_source: str, what: str) -> None:
-    bad = serious_violations(page, axe_source)
-    assert not bad, f"{what}: axe found {json.dumps(bad, indent=1, ensure_ascii=False)}"
 
 
 def make_accounts(site: LiveSite, names: list[str]) -> list[str]:
@@ -130,12 +93,6 @@ def signed_in(
     form.locator("button[type=submit]").click()
     expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1, timeout=TIMEOUT)
     return context
-
-
-def screenshot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(1500)  # let the reveal and money animations finish
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 # --- learning the game on the site ---------------------------------------------------------------

@@ -25,18 +25,19 @@ if _why_not:
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .test_heist_browser import (  # noqa: E402
+from .players import (  # noqa: E402
+    PHONE,
     TIMEOUT,
     Player,
     answers,
+    assert_accessible,
     assert_not_reloaded,
     join,
     mark_loaded,
     new_player,
+    screenshot,
     sign_up,
 )
-from .test_newcomer_browser import PHONE, assert_accessible, screenshot  # noqa: E402
-from .test_newcomer_browser import axe_source as axe_source  # noqa: E402  (a fixture: pytest finds it here)
 
 pytestmark = pytest.mark.e2e
 
@@ -121,6 +122,10 @@ def siren(police: Page, others: list[Page], circle: str, state: str) -> None:
 
 
 def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, browser: Any) -> None:
+    """Each player on a device of their own (W-1). The police's screen has the map's twelve crime
+    scenes, the car, the siren and the thief's public state (W-3); the thief's has the same map, the
+    marked scenes, the stack and the dice controls (W-4). A scene's state is never told by colour
+    alone (W-11): "?" face down, a tick for a green light, a mask for a thief, its letter always."""
     run = secrets.token_hex(3)
     p1 = new_player(browser, live_site, 1, f"lena_{run}@example.com")
     p2 = new_player(browser, live_site, 2, f"max_{run}@example.com")
@@ -159,6 +164,17 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         expect(police.locator("#pa-status")).to_contain_text("Get ready", timeout=TIMEOUT)
         expect(police.locator("#pa-status")).to_contain_text("Drive to the crime scenes", timeout=TIMEOUT)
         expect(thief.locator("#pa-thief")).to_be_visible()
+        for page in (thief, police):  # W-3, W-4: both screens have the whole map and the car
+            expect(page.locator(".pa-circle")).to_have_count(12)
+            assert sorted(page.locator(".pa-circle .pa-letter").all_text_contents()) == list("ABCDEFGHIJKL")
+            expect(page.locator("#pa-car")).to_be_visible()
+            expect(page.locator("#pa-stack li")).to_have_count(6)
+        expect(police.locator(".pa-siren")).to_be_visible()
+        expect(police.locator("#pa-thief")).to_be_hidden()
+        expect(thief.locator("#pa-police")).to_be_hidden()
+        for name in ("Roll", "Next safe", "I’m out!"):
+            expect(thief.get_by_role("button", name=re.compile(f"^{name}"))).to_be_visible()
+        expect(thief.locator("#pa-auto-escape")).to_be_visible()
         police.locator("#pa-map").click()  # the keys go to the page, not to a button
 
         # -- E: a green light and the alarm pause (R-30, R-31) -------------------------------------------
@@ -166,6 +182,9 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         expect(thief.locator("#pa-car")).to_have_attribute("transform", "translate(130 70)", timeout=TIMEOUT)
         assert car_cell(police) == (13, 7)
         siren(police, [thief], "E", "green")
+        for page in (thief, police):  # W-11
+            expect(page.locator('.pa-circle[data-circle="E"] .pa-mark')).to_have_text("✓")
+            expect(page.locator('.pa-circle[data-circle="A"] .pa-mark')).to_have_text("?")
         for page in (thief, police):  # W-13: the siren light flashes (it can be turned off)
             expect(page.locator("#pa")).to_have_class(re.compile(r"\bflashing\b"))
         expect(thief.locator("#pa-status")).to_contain_text("Alarm!", timeout=TIMEOUT)
@@ -174,6 +193,8 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         # -- H, the first thief; then I, the second: caught (R-33, R-36, R-37) --------------------------
         drive(police, E_TO_H, WASD)
         siren(police, [thief], "H", "thief")
+        for page in (thief, police):  # W-11
+            expect(page.locator('.pa-circle[data-circle="H"] .pa-mark')).to_have_text("☻")
         expect(police.locator("#pa-found")).to_contain_text("1 of 2")
         expect(police.locator("#pa-status")).to_contain_text("Drive to the crime scenes", timeout=TIMEOUT)
         drive(police, H_TO_I)
@@ -355,6 +376,15 @@ def test_one_player_plays_a_round_against_a_bot_on_a_phone(live_site: LiveSite, 
             assert box and box["width"] >= 48 and box["height"] >= 48  # W-7, W-14
             up.click()
             expect(page.locator("#pa-car")).to_have_attribute("transform", "translate(90 80)", timeout=TIMEOUT)
+        # T-12: whoever rolled, the dice tumble and land on the server's values.
+        page.wait_for_function(
+            """() => {
+                const dice = window.PoliceAlarm.view().dice || [];
+                const shown = [...document.querySelectorAll('#pa-dice .pa-die')].map(d => d.textContent);
+                return dice.length > 0 && dice.every((value, i) => shown[i] === String(value));
+            }""",
+            timeout=TIMEOUT,
+        )
         screenshot(page, "police_alarm-phone")
         width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         wide = page.evaluate(WIDE_ELEMENTS)
@@ -402,5 +432,69 @@ def test_W15_driving_school_times_the_drive_between_two_crime_scenes_on_a_phone(
         assert sockets == [], f"the driving school opens no socket: {sockets}"
         assert not errors, errors
         screenshot(page, "police_alarm-driving-school")
+    finally:
+        context.close()
+
+
+def test_W8_W9_T10_on_a_touch_phone_the_police_steers_by_tilt_and_the_aids_corner_and_stop(
+    live_site: LiveSite, browser: Any
+) -> None:
+    """In the driving school, on a phone with a touch screen. Holding right and then up where up is
+    blocked, the car keeps going right and turns up as soon as it can (W-9 cornering assist), then
+    stops on entering crime scene E though both keys are still held (W-9 circle stop); however long
+    a key is held, the page moves the car one cell per 150 ms at most, by its own clock (T-10).
+    Then tilt steers (W-8): the first attitude is the neutral one, less than 12° moves nothing, more
+    chooses the way of the larger angle, and back to neutral the car stops."""
+    context = browser.new_context(base_url=live_site.url, viewport=PHONE, has_touch=True)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def tilt(beta: float, gamma: float) -> None:
+        page.evaluate(
+            "([b, g]) => window.dispatchEvent("
+            "new DeviceOrientationEvent('deviceorientation', {alpha: 0, beta: b, gamma: g}))",
+            [beta, gamma],
+        )
+
+    def at(cell: tuple[int, int]) -> None:
+        expect(page.locator("#pa-car")).to_have_attribute("transform", f"translate({cell[0] * 10} {cell[1] * 10})")
+
+    try:
+        page.goto("/how-to-play/police_alarm/")
+        page.get_by_role("link", name="Practise in the Driving school").click()
+        expect(page.locator("#pa-status")).to_contain_text("Drive from crime scene to crime scene")
+        expect(page.locator("#pa-assist")).to_be_checked()
+        page.locator("#pa-circle-stop").check()
+        page.locator("#pa-map").click()
+        started = time.monotonic()
+        page.keyboard.down("ArrowRight")  # the first cell at once, to (10, 9), where up is blocked
+        page.keyboard.down("ArrowUp")
+        at((13, 7))  # right to (13, 9), the first cell up is open from, then up to E
+        took = time.monotonic() - started
+        time.sleep(0.6)
+        at((13, 7))  # still on E: the road goes on up, but the car stopped on the scene
+        page.keyboard.up("ArrowUp")
+        page.keyboard.up("ArrowRight")
+        assert took >= 5 * 0.15, f"six cells in {took:.2f} s: faster than one per 150 ms"
+
+        page.get_by_role("button", name="Steer by tilting").click()
+        tilt(0, 0)  # the neutral attitude
+        page.keyboard.press("ArrowDown")  # off the scene, so nothing holds the car any more
+        at((13, 8))
+        tilt(8, 5)  # below 12°: no way chosen
+        time.sleep(0.6)
+        at((13, 8))
+        tilt(20, 4)  # tipped forward: down
+        expect(page.locator("#pa-car")).not_to_have_attribute("transform", "translate(130 80)")
+        tilt(0, 0)
+        time.sleep(0.3)  # a step in flight lands
+        stopped = page.locator("#pa-car").get_attribute("transform")
+        time.sleep(0.6)
+        assert page.locator("#pa-car").get_attribute("transform") == stopped
+        x, y = (int(n) // 10 for n in re.findall(r"\d+", stopped or ""))
+        assert x == 13 and y > 8
+        assert not errors, errors
     finally:
         context.close()

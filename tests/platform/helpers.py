@@ -1,19 +1,24 @@
-"""Building matches for platform tests."""
+"""Building matches for platform tests, and reading back what they stored."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import gc
+import importlib
 import random
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
+
+from django.contrib.auth.models import Group, Permission
+from django.db.models import Model
 
 from games.engines.base import SYSTEM
 from games.engines.registry import get_rules
-from games.models import Match
+from games.models import Match, Seat
 from games.play import services
 from games.play.store import load_state, rules_for
 
@@ -114,3 +119,48 @@ def random_move(match_id: int, rng: random.Random) -> bool:
     with contextlib.suppress(services.ServiceError):  # a random pick may be refused; nothing changed
         services.do_submit_action(match_id, seat, action, expected_version=match.version)
     return True
+
+
+def values(instance: Model | None) -> dict[str, Any] | None:
+    """Every column's value; a time with its zone object too (equal times in two zones compare equal)."""
+    if instance is None:
+        return None
+    out = {}
+    for field in type(instance)._meta.concrete_fields:
+        value = getattr(instance, field.attname)
+        out[field.attname] = (value, value.tzinfo) if isinstance(value, datetime) else value
+    return out
+
+
+def as_orm_gives(seats: list[Seat]) -> list[Any]:
+    """Every column of each seat, its user and the user's profile, and what the pages show of it."""
+    out = []
+    for seat in seats:
+        user = seat.user
+        profile = getattr(user, "profile", None) if user is not None else None
+        out.append((values(seat), values(user), values(profile), seat.display_name, seat._state.adding))
+    return out
+
+
+def play_one(match: Match, rng: Any, pick: Any) -> None:
+    """One step of a random heist: a move ``pick(rules, state, seat)`` chooses for a seat that may
+    act (the server's own step for SYSTEM), or the time-out it waits for when nobody may act."""
+    rules, state = rules_for(match), load_state(match)
+    actors = sorted(rules.actors(state))
+    if not actors:
+        deadline = min(rules.deadlines(state), key=lambda d: d.due)
+        services.do_submit_action(match.pk, SYSTEM, deadline.action, now=deadline.due)
+        return
+    seat = rng.choice(actors)
+    action = rules.legal_actions(state, seat)[0] if seat == SYSTEM else pick(rules, state, seat)
+    with contextlib.suppress(services.ServiceError):  # a random pick may be refused; nothing changed
+        services.do_submit_action(match.pk, seat, action)
+
+
+def moderators_group() -> Group:
+    """The group as its migration made it (an earlier transactional test may have flushed it)."""
+    migration = importlib.import_module("games.migrations.0002_moderators_group")
+    group, _ = Group.objects.get_or_create(name="moderators")
+    for app_label, codename in migration.MODERATOR_PERMISSIONS:
+        group.permissions.add(Permission.objects.get(content_type__app_label=app_label, codename=codename))
+    return group

@@ -13,12 +13,9 @@ from games.background import autoplay, tasks
 from games.models import Match, MatchEvent
 from games.play import services
 
-from . import test_worker
-from .test_worker import ROOT, redis_url, require_redis, worker_env
+from .redis_worker import ROOT, redis_url, require_redis, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
-start_worker = test_worker.start_worker
-private_queue = test_worker.private_queue
 
 
 def bots_moved(match: Match) -> int:

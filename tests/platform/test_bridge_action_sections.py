@@ -17,8 +17,7 @@ from games.models import Match
 from games.push.speaking import speaking
 from games.templatetags import hideout
 
-from .helpers import started_match
-from .test_heist_cards import play_one
+from .helpers import play_one, started_match
 
 _HERE = Path(__file__).parent
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .helpers import run_on_its_own_loop
-from .test_worker import require_redis
+from .redis_worker import require_redis
 
 SERVER = "redis://127.0.0.1:6379/7"
 

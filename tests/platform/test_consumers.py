@@ -3,40 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from asgiref.typing import WebSocketScope
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from games.play import services
-from games.sockets.routing import websocket_urlpatterns
 
 from .helpers import choose_all, started_match
+from .socket_clients import act, answer_to, as_user, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def as_user(user: Any) -> Any:
-    router = URLRouter(websocket_urlpatterns)
-
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        # The communicator's websocket scope, with the user AuthMiddlewareStack would have added.
-        return await router(cast("WebSocketScope", {**scope, "user": user}), receive, send)
-
-    return app
-
-
-async def connect(user: Any, match_id: int) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
-    connected, _ = await communicator.connect()
-    assert connected
-    first = await communicator.receive_json_from(timeout=5)
-    assert first["type"] == "update"
-    return communicator
 
 
 async def next_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
@@ -307,19 +286,6 @@ async def board_update(communicator: WebsocketCommunicator) -> dict[str, Any]:
     while (message := await communicator.receive_json_from(timeout=5))["type"] == "part":
         pass
     return message
-
-
-async def answer_to(communicator: WebsocketCommunicator) -> dict[str, Any]:
-    while True:
-        message = await communicator.receive_json_from(timeout=5)
-        if message["type"] == "answer":
-            return message
-
-
-def act(action: dict[str, Any], version: Any, key: str, **fields: list[str]) -> dict[str, Any]:
-    import json
-
-    return {"type": "act", "action": json.dumps(action), "fields": fields, "version": version, "key": key}
 
 
 async def event_count(match_id: int) -> int:

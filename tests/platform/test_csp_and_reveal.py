@@ -14,8 +14,7 @@ from django.urls import reverse
 from games.models import MatchEvent
 from games.play import services
 
-from .helpers import started_match
-from .test_moderator_users import moderators_group
+from .helpers import moderators_group, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,7 @@ from games.boards.dirty_money.context import board_context, money_chart
 from games.engines.dirty_money import RULES
 from games.engines.dirty_money.payment import payment_error
 from games.engines.dirty_money.state import State
-from tests.engines.dirty_money.helpers import act, at_location, position
-from tests.engines.dirty_money.test_actions import pending
+from tests.engines.dirty_money.helpers import act, at_location, pending, position
 
 NAMES = {0: "ana", 1: "ben", 2: "cho"}
 DISPLAYS = (("EU-16", "EU-01"), ("US-16", "US-07"), ("JP-16", "JP-20"))

@@ -27,6 +27,7 @@ from games.play import services
 from games.play.store import load_state
 
 from .helpers import started_match
+from .page_text import dirty_money_english_terms
 from .watch import search_every_message
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -261,20 +262,10 @@ def test_bot_seats_play_their_turns_and_a_timed_out_decision_takes_its_default_1
     assert timed_out.exists() and all(e.data["seat"] == human for e in timed_out)
 
 
-def english_terms() -> set[str]:
-    """Every name the game shows (locations, placements, types, villains, action cards), in English."""
-    from games.engines.dirty_money.cards import ACTION_NAMES, LOCATION_NAMES, TYPE_NAMES, VILLAIN_NAMES
-
-    names = {p.name for p in PLACEMENTS.values()}
-    for table in (ACTION_NAMES, LOCATION_NAMES, TYPE_NAMES, VILLAIN_NAMES):
-        names.update(table.values())
-    return names
-
-
 def test_a_chinese_page_has_no_english_game_term_left(make_user: Any) -> None:
     """Issue 11 / issue 10 item 8: the board, the log and the end table in zh-Hant name everything in Chinese."""
     match, users = started_match(make_user, "dirty_money", 3)
-    terms = english_terms()
+    terms = dirty_money_english_terms()
     clients = []
     for seat, user in users.items():
         user.profile.language = "zh-hant"

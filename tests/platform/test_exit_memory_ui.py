@@ -21,6 +21,7 @@ from games.play import services
 from games.play.store import load_state
 
 from .helpers import started_match, state_of
+from .page_text import LATIN_PHRASE, visible_text
 from .watch import search_every_message
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -142,8 +143,6 @@ def test_how_to_play_draws_every_tile(client: Client) -> None:
 
 
 def test_a_chinese_page_has_no_english_left(make_user: Any) -> None:
-    from .test_how_to_play import LATIN_PHRASE, visible_text
-
     match, users = started_match(make_user, "exit_memory", 3, {"danger": True})
     clients = []
     for user in users.values():

@@ -22,7 +22,7 @@ from games.push import pushes
 
 from .helpers import random_move, started_match
 from .pagesim import Page, normal, spans
-from .test_consumers import as_user
+from .socket_clients import as_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

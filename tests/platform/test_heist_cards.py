@@ -4,7 +4,6 @@ boss card (section 2.5); the same art on the board and the How to play page."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +18,7 @@ from games.models import Match
 from games.play import services
 from games.push.presenter import log_lines
 
-from .helpers import started_match, state_of
+from .helpers import play_one, started_match, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -218,24 +217,6 @@ def test_cards_are_drawn_once_per_language_and_what_they_show() -> None:
             assert drawn[language] == cards
     assert drawn["en"] != drawn["zh-hant"], "each language its own cards"
     assert "secret role" in drawn["en"][0] and 'data-face="up"' in drawn["en"][1] and "#1" in drawn["en"][1]
-
-
-def play_one(match: Match, rng: Any, pick: Any) -> None:
-    """One step of a random heist: a move ``pick(rules, state, seat)`` chooses for a seat that may
-    act (the server's own step for SYSTEM), or the time-out it waits for when nobody may act."""
-    from games.engines.base import SYSTEM
-    from games.play.store import load_state, rules_for
-
-    rules, state = rules_for(match), load_state(match)
-    actors = sorted(rules.actors(state))
-    if not actors:
-        deadline = min(rules.deadlines(state), key=lambda d: d.due)
-        services.do_submit_action(match.pk, SYSTEM, deadline.action, now=deadline.due)
-        return
-    seat = rng.choice(actors)
-    action = rules.legal_actions(state, seat)[0] if seat == SYSTEM else pick(rules, state, seat)
-    with contextlib.suppress(services.ServiceError):  # a random pick may be refused; nothing changed
-        services.do_submit_action(match.pk, seat, action)
 
 
 # The seat panel as board.html drew it before games.boards.heist.panels.seat_panel: the Python panel must

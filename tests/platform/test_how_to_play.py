@@ -4,7 +4,6 @@ form and the match page; pieces drawn as the board draws them; no rule ids or in
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -15,43 +14,13 @@ from games.engines.registry import available
 from games.web.guides import GUIDES
 
 from .helpers import started_match
+from .page_text import LATIN_PHRASE, visible_text
 
 pytestmark = pytest.mark.django_db
 
 OFFERED = [slug for slug in available() if slug in GUIDES]
 # What a rule id or an engine id looks like: R-12, EU-01, ACT-INS2, V4-BEAR, THUG, C1, B07, A14, LOC-EU…
 INTERNAL = re.compile(r"\bR-\d+\b|\b(?:EU|US|JP)-\d\d\b|\bACT-|\bV\d-|\bLOC-|\b[A-Z]{4,}\b|\b[ABC]\d\d?\b")
-LATIN_PHRASE = re.compile(r"[A-Za-z]{2,}(?:[ ,'’.-]+[A-Za-z]{2,}){2,}")
-
-
-class _Text(HTMLParser):
-    """The text a reader sees: tags, scripts and styles dropped; title and aria-label/data-tip kept."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self._skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self._skip += 1
-        for name, value in attrs:
-            if name in ("title", "aria-label", "data-tip", "placeholder") and value:
-                self.parts.append(value)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self._skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self._skip:
-            self.parts.append(data)
-
-
-def visible_text(html: str) -> str:
-    parser = _Text()
-    parser.feed(html)
-    return " ".join(" ".join(parser.parts).split())
 
 
 def page(slug: str, language: str = "en") -> str:

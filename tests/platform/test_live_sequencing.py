@@ -18,11 +18,8 @@ from games.sockets import livesocket
 from games.sockets.frames import SentFrames
 from games.sockets.live_consumer import LiveConsumer
 
-from . import test_police_alarm_site as site
-from .test_consumers import connect
-from .test_police_alarm_site import messages, running_match
-
-test_clock = site.test_clock  # the fixture: the server's clock under the test's control
+from .police_alarm_table import running_match
+from .socket_clients import connect, messages
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

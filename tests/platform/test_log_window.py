@@ -16,8 +16,7 @@ import pytest
 from games.models import Match
 from games.push.presenter import LOG_LINES, forget_log_cache, log_lines
 
-from .helpers import started_match
-from .test_fragment_pushes import random_move
+from .helpers import random_move, started_match
 
 pytestmark = pytest.mark.django_db
 

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
+from .helpers import moderators_group
+
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def moderators_group() -> Group:
-    """The group as its migration made it (an earlier transactional test may have flushed it)."""
-    migration = importlib.import_module("games.migrations.0002_moderators_group")
-    group, _ = Group.objects.get_or_create(name="moderators")
-    for app_label, codename in migration.MODERATOR_PERMISSIONS:
-        group.permissions.add(Permission.objects.get(content_type__app_label=app_label, codename=codename))
-    return group
 
 
 @pytest.fixture

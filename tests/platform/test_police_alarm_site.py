@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import pytest
@@ -19,16 +18,14 @@ from django.urls import reverse
 
 from games.boards.police_alarm import context as board
 from games.models import Match, MatchEvent
-from games.play import clock, services
+from games.play import services
 from games.play.store import load_state
 from games.sockets import livesocket
 
-from .helpers import started_match
-from .test_consumers import connect
+from .police_alarm_table import HIDDEN, running_match
+from .socket_clients import connect, messages
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-HIDDEN = ["H", "I"]
 
 
 def test_V3_W10_the_first_police_and_the_handicaps_follow_the_players_chosen_in_the_lobby(make_user: Any) -> None:
@@ -99,22 +96,6 @@ def test_V3_W10_a_rematch_keeps_the_first_police_and_the_handicaps_with_their_pl
     assert "step_ms_0" not in rematch.options
 
 
-@pytest.fixture
-def test_clock(monkeypatch: Any) -> list[float]:
-    now = [time.time()]
-    monkeypatch.setattr(clock, "now", lambda: now[0])
-    return now
-
-
-def running_match(make_user: Any, now: list[float]) -> tuple[Match, dict[int, Any]]:
-    """Two players, seat 0 the thief (hidden at H and I), seat 1 the police; the countdown is over."""
-    match, by_seat = started_match(make_user, "police_alarm", 2, {"first": "0"}, first_seat=0)
-    services.do_submit_action(match.pk, 0, {"type": "place", "circles": HIDDEN}, now=now[0])
-    services.do_submit_action(match.pk, 1, {"type": "ready"}, now=now[0])
-    now[0] += 3.5  # R-11: the countdown's 3 s
-    return match, by_seat
-
-
 async def table_sockets(make_user: Any, match: Match, by_seat: dict[int, Any]) -> list[WebsocketCommunicator]:
     """The thief's, the police's and a spectator's sockets, with what connecting sent them read."""
     sockets = [await connect(by_seat[0], match.pk), await connect(by_seat[1], match.pk)]
@@ -122,13 +103,6 @@ async def table_sockets(make_user: Any, match: Match, by_seat: dict[int, Any]) -
     for socket in sockets:
         await messages(socket)
     return sockets
-
-
-async def messages(communicator: WebsocketCommunicator, wait: float = 0.3) -> list[dict[str, Any]]:
-    out = []
-    while not await communicator.receive_nothing(timeout=wait, interval=0.01):
-        out.append(await communicator.receive_json_from(timeout=5))
-    return out
 
 
 def events_of(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -254,6 +228,7 @@ def test_H2_pages_show_the_scenes_only_to_the_thief(make_user: Any, test_clock: 
 
 
 def test_W2_the_create_form_offers_live_play_only(make_user: Any) -> None:
+    """D-23: relay mode is specified as an option only."""
     client = Client()
     client.force_login(make_user())
     html = client.get(reverse("match_create") + "?game=police_alarm").content.decode()

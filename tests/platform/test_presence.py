@@ -17,7 +17,7 @@ from games.play import clock
 from games.sockets import presence
 
 from .helpers import started_match
-from .test_consumers import connect
+from .socket_clients import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -15,30 +15,9 @@ from django.utils import timezone
 from games.models import Profile, Seat
 from games.play import seat_rows
 
-from .helpers import collector_off, started_match
+from .helpers import as_orm_gives, collector_off, started_match
 
 pytestmark = pytest.mark.django_db
-
-
-def values(instance: Model | None) -> dict[str, Any] | None:
-    """Every column's value; a time with its zone object too (equal times in two zones compare equal)."""
-    if instance is None:
-        return None
-    out = {}
-    for field in type(instance)._meta.concrete_fields:
-        value = getattr(instance, field.attname)
-        out[field.attname] = (value, value.tzinfo) if isinstance(value, datetime) else value
-    return out
-
-
-def as_orm_gives(seats: list[Seat]) -> list[Any]:
-    """Every column of each seat, its user and the user's profile, and what the pages show of it."""
-    out = []
-    for seat in seats:
-        user = seat.user
-        profile = getattr(user, "profile", None) if user is not None else None
-        out.append((values(seat), values(user), values(profile), seat.display_name, seat._state.adding))
-    return out
 
 
 def orm_seats(match_id: int) -> list[Seat]:

@@ -13,7 +13,7 @@ from games.models import ChatMessage, MatchEvent
 from games.web import ratelimit
 
 from .helpers import started_match
-from .test_consumers import act, answer_to, as_user, connect
+from .socket_clients import act, answer_to, as_user, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -16,7 +16,7 @@ from games.models import Match, MatchEvent, Profile
 from games.play import guarded, services, store, write_paths
 from games.push import pushes
 
-from .helpers import choose_all, started_match, state_of
+from .helpers import as_orm_gives, choose_all, started_match, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -152,8 +152,6 @@ def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after
     psycopg's own loader: the same datetimes as Django's, in the same zone object)."""
     from games.models import Seat
     from games.play import seat_rows
-
-    from .test_seat_rows import as_orm_gives
 
     match, _ = started_match(make_user)
     Seat.objects.filter(match=match, number__in=(1, 3)).update(open_sockets=1)

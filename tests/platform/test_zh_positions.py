@@ -19,7 +19,7 @@ from django.test import Client
 from games.engines.registry import get_rules
 from games.play.archive import import_match
 
-from .test_how_to_play import LATIN_PHRASE, visible_text
+from .page_text import LATIN_PHRASE, dirty_money_english_terms, visible_text
 
 pytestmark = pytest.mark.django_db
 
@@ -39,9 +39,7 @@ def english_terms(game: str) -> set[str]:
         for table in (PHASE_NAMES, RESULT_NAMES, ROLE_NAMES, STATUS_NAMES):
             terms.update(str(v) for v in table.values())
     if game == "dirty_money":
-        from .test_dirty_money_ui import english_terms as dirty_money_terms
-
-        terms.update(dirty_money_terms())
+        terms.update(dirty_money_english_terms())
     return {t for t in terms if t not in KEPT and re.search("[A-Za-z]{3}", t)}
 
 

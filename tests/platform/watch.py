@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from games.models import Match
 from games.play.store import load_state
 
-from .test_consumers import as_user
+from .socket_clients import as_user
 
 
 async def search_every_message(

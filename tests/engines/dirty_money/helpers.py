@@ -83,3 +83,8 @@ def types(events: list[Event]) -> list[str]:
 
 def of_type(events: list[Event], kind: str) -> list[Event]:
     return [e for e in events if e.type == kind]
+
+
+def pending(state: State, *cards: str) -> State:
+    """Seat 0 at Europe with these action cards to resolve (T-3)."""
+    return replace(state, location="LOC-EU", step="actions", pending=cards)

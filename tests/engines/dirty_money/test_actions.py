@@ -8,14 +8,8 @@ import pytest
 
 from games.engines.base import SYSTEM, IllegalAction
 from games.engines.dirty_money import RULES
-from games.engines.dirty_money.state import State
 
-from .helpers import NOW, act, of_type, position, types
-
-
-def pending(state: State, *cards: str) -> State:
-    """Seat 0 at Europe with these action cards to resolve (T-3)."""
-    return replace(state, location="LOC-EU", step="actions", pending=cards)
+from .helpers import NOW, act, of_type, pending, position, types
 
 
 def test_R30_order_is_chosen_and_resolution_is_compulsory() -> None:

@@ -11,6 +11,7 @@ from games.engines.base import SYSTEM, IllegalAction, InvalidAction, LogLine
 from games.engines.dirty_money import RULES
 
 from .helpers import act, position, started
+from .playout import playout
 
 
 @pytest.mark.parametrize(
@@ -137,8 +138,6 @@ def test_view_gives_a_payment_picker_its_data() -> None:
 
 
 def test_log_lines_render_redacted_events_of_a_whole_game() -> None:
-    from .test_property import playout
-
     _initial, _state, log = playout(5, {"quick": True}, seed=3)
     for event in log:
         for seat in (None, 0, 1):

@@ -130,3 +130,14 @@ def test_R58_danger_triggers_stay_out_of_the_feed_and_the_public_event() -> None
     triggered = next(e for e in t.log if e.type == "danger_triggered")
     assert triggered.data == {} and triggered.visible_to == ()
     assert RULES.log_lines(triggered.for_seat(1)) == []
+
+
+def test_R11_only_a_face_up_hazard_matching_a_revealed_card_triggers_it_before_the_draw() -> None:
+    t = Table(["T02 T01 T03", "T04 T05 T07"], REST, dangers="DG4")  # DG4: water
+    events = t.place(0, "T02", "N")  # a flame: no revealed card shows it
+    assert "danger_triggered" not in t.types(events) and t.state.hands[1] == ("T04", "T05", "T07")
+    t = Table(["T06 T01 T02", "T04 T05 T07", "T09 T11"], "T21 T22 T24", dangers="DG4")
+    events = t.place(0, "T06", "N")  # water: the hands pass at once, and only then seat 0 draws
+    assert t.types(events)[1] == "danger_triggered"
+    assert t.state.hands[1] == ("T01", "T02")  # seat 0's hand without a drawn tile in it
+    assert t.state.hands[0] == ("T09", "T11", "T21")  # seat 2's two tiles, then the draw

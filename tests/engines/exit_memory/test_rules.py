@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -355,3 +358,91 @@ def test_R65_prescribed_deals_are_only_reachable_through_a_test_rules_object() -
     assert RULES.prescribed is None and RULES.fixed_seed is None
     state = RULES.initial(2, {"prescribed": {"hands": [["T01"]]}, "seed": "00"})
     assert "prescribed" not in repr(state)
+
+
+# -- rules that hold across a whole round ------------------------------------------------------------
+
+
+def play_round_one(t: Table) -> None:
+    """Seats 0, 1, 2 each place a tile facing the required way, in turn."""
+    for seat, tile in ((0, "T01"), (1, "T04"), (2, "T07")):
+        t.place(seat, tile, t.view(seat)["required_facing"])
+
+
+def test_R22_placed_tiles_stay_in_the_pile_in_their_order_and_no_action_takes_one_back() -> None:
+    t = three_players()
+    piles = [t.state.pile]
+    for seat, tile in ((0, "T01"), (1, "T04"), (2, "T07")):
+        assert {a["type"] for a in t.rules.legal_actions(t.state, seat)} <= {"place", "declare_lost", "pass"}
+        t.place(seat, tile, t.view(seat)["required_facing"])
+        piles.append(t.state.pile)
+    for before, after in itertools.pairwise(piles):
+        assert after[: len(before)] == before and len(after) == len(before) + 1
+    assert [p.tile for p in t.state.pile] == ["T01", "T04", "T07"]
+
+
+def test_R61_no_view_offers_the_tiles_under_the_top_one() -> None:
+    """The client is never given a history of past top tiles: only the top and the pile's size."""
+    t = three_players()
+    play_round_one(t)
+    for seat in (None, 0, 1, 2):
+        view = json.dumps(t.view(seat))
+        assert '"T01"' not in view and '"T04"' not in view, seat  # covered by T07
+        assert t.view(seat)["top"]["tile"] == "T07" and t.view(seat)["pile_count"] == 3
+
+
+def test_R35_FL0_lies_face_up_in_every_round() -> None:
+    t = three_players()
+    assert t.state.floors == ("FL0",)
+    t.declare(0)
+    t.reply(1, True)
+    for seat in range(3):
+        t.do(seat, {"type": "ready"})
+    assert t.state.round == 2 and t.state.floors[0] == "FL0" and len(t.state.floors) == 2
+
+
+def test_R42_scores_are_public() -> None:
+    t = Table(["T01", "T02", "T04"])
+    t.place(0, "T01", "N")
+    t.declare(1)
+    t.reply(2, False)
+    t.reply(0, False)
+    t.place(2, "T04", "N")
+    assert t.state.scores == (1, 0, 1)
+    assert all(t.view(seat)["scores"] == [1, 0, 1] for seat in (None, 0, 1, 2))
+
+
+def test_R66_a_game_moves_from_its_start_through_turns_chains_and_the_summary_to_the_next_round() -> None:
+    assert RULES.initial(3, {}).phase == "prestart"  # the platform's lobby comes before it
+    t = three_players()
+    assert t.state.phase == "turn"
+    t.place(0, "T01", "N")
+    t.declare(1)
+    assert t.state.phase == "chain"
+    t.reply(2, False)
+    t.reply(0, False)
+    assert t.state.phase == "turn"
+    t.place(2, "T07", "N")
+    t.place(0, "T02", "N")
+    t.declare(2)  # seat 0 is the last holder: the route is resolved at once
+    assert t.state.phase == "summary" and t.state.result is not None
+    for seat in range(3):
+        t.do(seat, {"type": "ready"})
+    assert t.state.phase == "turn" and t.state.round == 2
+
+
+def test_R73_each_event_is_public_private_or_secret_as_the_log_table_says() -> None:
+    t = three_players()
+    play_round_one(t)
+    by_type: dict[str, list[Any]] = {}
+    for event in t.log:
+        by_type.setdefault(event.type, []).append(event)
+    (created,) = by_type["game_created"]
+    assert "seed" not in created.data and created.visible_to == () and created.secret == {"seed": t.state.seed}
+    assert all(e.visible_to == () and "order" not in e.data for e in by_type["shuffled"])
+    for dealt in by_type["dealt"] + by_type["drew"]:
+        assert dealt.visible_to == (dealt.data["seat"],) and "tiles" not in dealt.data
+    for placed in by_type["tile_placed"]:
+        assert placed.visible_to == () and "tile" not in placed.data and placed.secret is not None
+    (started,) = by_type["round_started"]
+    assert started.secret is None and started.data["start"] == 0

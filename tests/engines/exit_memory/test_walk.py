@@ -55,6 +55,8 @@ def outcome_of(result: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.name for r in ROUTES])
 def test_walk_matches_the_drawn_route(route: Route) -> None:
+    """Each route (routes.py) is named for the rule it checks: the step M1-M6 (R-28), a second
+    path (R-30), roundabouts (R-31), the stops (R-33)."""
     result = walk(route.tiles.split(), route.floors.split())
     assert picture_of(result) == textwrap.dedent(route.picture).strip()
     assert step_lines(result) == [line.strip() for line in route.steps.strip().splitlines()]
@@ -90,3 +92,23 @@ def test_R32_the_walk_ends_for_every_pile_of_roundabouts() -> None:
     """R-32: a pile of nothing but roundabouts still stops."""
     result = walk([f"T{i}" for i in range(32, 38)], ["FL0"])
     assert result["outcome"] in ("LOST", "ESCAPED") and len(result["steps"]) <= 6 * 5
+
+
+def test_R26_the_walk_starts_on_the_start_tile_heading_north_and_a_first_roundabout_goes_straight() -> None:
+    """R-26: p = (0,0), h = N, k = 0, and the start tile (straight) is the latest revealed tile."""
+    result = walk(["T32"], ["FL0"])  # a roundabout copies the turn of the tile revealed before it
+    first = result["steps"][0]
+    assert (first["cell"], first["entry"], first["exit"], first["turn"], first["k"]) == (
+        [0, 1],
+        "N",
+        "N",
+        "straight",
+        1,
+    )
+    assert result["outcome"] == "ESCAPED"
+
+
+def test_R27_the_start_cells_flow_set_is_north_so_a_side_entry_is_a_dead_end() -> None:
+    """R-27: F(start) = {N}; entering it heading E is neither against a flow (HEAD-ON) nor along one (LOOP)."""
+    result = walk(["T09", "T11", "T13"], ["FL0"])  # three lefts come back into the start cell heading E
+    assert result["reasons"] == ["DEAD END"] and result["blocked"] == {"cell": [0, 0], "side": "W"}

@@ -143,6 +143,7 @@ def test_N6_N7_N8_random_pairs() -> None:
 
 
 def test_N1_seed_is_64_hex_drawn_at_start_and_only_its_commitment_is_public() -> None:
+    """D-25: the seed's commitment is public from the start."""
     game = Game(seed=None)
     created = game.log[0]
     seed = created.secret["seed"] if created.secret else ""
@@ -154,6 +155,7 @@ def test_N1_seed_is_64_hex_drawn_at_start_and_only_its_commitment_is_public() ->
 
 
 def test_N4_R5_round_cards_are_the_next_six_of_the_seeded_deck() -> None:
+    """D-26: the stack is the seeded deck's next six, in deck order."""
     game = Game()
     setup = next(e for e in game.log if e.type == "round_setup")
     assert setup.data["codes"] == DEMO_DECK[:6]

@@ -29,6 +29,8 @@ def keys_of(value: Any) -> set[str]:
 
 
 def test_H1_H2_H5_placement_and_flag_never_reach_police_or_spectators_before_the_reveal() -> None:
+    """D-8: the auto-escape flag is the thief's alone. D-22, W-1: the standard game keeps each
+    seat's secrets from the others, so each active player needs a device of their own."""
     game = Game(scripted=Scripted(first=0, deck=deck_with("112"), dice=(1, 1, 2)))
     game.do(0, {"type": "auto_escape", "on": True}, 0)
     go = game.setup(circles=("C", "K"))
@@ -203,3 +205,18 @@ def test_legal_place_lists_every_pair_once() -> None:
     game = Game()
     places = [a for a in game.rules.legal_actions(game.state, 0) if a["type"] == "place"]
     assert len(places) == 66 and all(set(a["circles"]) <= set(CIRCLE_IDS) for a in places)
+
+
+def test_W5_a_spectator_sees_what_the_police_sees_and_the_thiefs_public_state() -> None:
+    """W-5: the spectators' screen is the police's view plus the thief's public state, so their
+    view is the police's in everything but the role, for a watching seat and a visitor alike."""
+    game = Game(players=3)
+    go = game.setup(circles=("C", "K"))
+    game.do(game.police, {"type": "move", "dir": "up", "from": [9, 9]}, go)
+    game.do(game.thief, {"type": "roll"}, go)
+    police = game.rules.view(game.state, game.police)
+    watching = [game.rules.view(game.state, seat) for seat in (None, 2)]
+    assert police["role"] == "police" and all(view["role"] == "spectator" for view in watching)
+    for view in watching:
+        assert {**view, "role": "police"} == police
+        assert len(view["stack"]) == 6 and view["dice"] and view["car"] == [9, 8]

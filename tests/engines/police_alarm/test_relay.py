@@ -37,6 +37,7 @@ def police_drive(game: Game) -> int:
 
 
 def test_M1_three_steps_each_for_one_player_with_the_lobby_deadline() -> None:
+    """D-23: relay is an option of the game (its mode), not how it is played by default."""
     game = relay_game(players=3)
     assert game.state.step == "place"
     game.reject(1, {"type": "ready"}, 0, "wrong_phase")  # not the police's step yet
@@ -66,6 +67,8 @@ def test_M2_the_police_session_is_recorded_and_private() -> None:
 
 
 def test_M2_reveals_pause_the_police_and_the_thief_sees_nothing_of_the_drive() -> None:
+    """M-6: the thief's step comes after the whole drive, so the police cannot react to the thief's
+    progress; the thief learns nothing of the drive."""
     game = relay_game()
     game.do(0, {"type": "place", "circles": ["H", "E"]}, 0)
     game.do(1, {"type": "ready"}, 0)

@@ -44,6 +44,7 @@ def test_R1_two_to_four_players() -> None:
 
 
 def test_R2_spectators_have_no_actions() -> None:
+    """D-17: in a game of three or four, the players without a role watch."""
     game = Game(players=3)
     assert game.rules.legal_actions(game.state, 2) == []
     for payload in ({"type": "ready"}, {"type": "place_random"}, {"type": "auto_escape", "on": True}):
@@ -63,12 +64,14 @@ def test_R3_R4_roles_rotate_every_player_twice_thief_and_police(players: int) ->
 
 
 def test_R3_first_thief_from_the_lobby_or_drawn() -> None:
+    """D-14: the first thief is the lobby's choice, else drawn."""
     assert Game(players=3, first=2).state.thief == 2
     assert Game(players=3, first=None).state.thief == 2  # N-8: draw("first", 0, 3) = 2
     assert Game(players=2, options={"first": "3"}, first=None).state.thief == 1  # no seat 4: drawn
 
 
 def test_R5_R7_each_round_uses_the_next_six_deck_cards_in_order() -> None:
+    """D-26: one shuffle per game; each round's stack keeps the deck's order."""
     game = crack_game()
     deck = game.state.deck
     assert game.state.stack == deck[:6]
@@ -106,6 +109,7 @@ def test_R8_N6_place_random_uses_the_seeded_pair() -> None:
 
 
 def test_R9_random_placement_exactly_60000_ms_after_the_round_started() -> None:
+    """D-15: the placement times out after 60 s."""
     game = Game()
     game.do(1, {"type": "ready"}, 100)
     game.reject(1, {"type": "move", "dir": "up", "from": [9, 9]}, 59_999, "wrong_phase")
@@ -118,6 +122,7 @@ def test_R9_random_placement_exactly_60000_ms_after_the_round_started() -> None:
 
 
 def test_R10_ready_once_and_automatic_30000_ms_after_the_placement() -> None:
+    """D-15: the police's ready is the start siren, given automatically 30 s after the placement."""
     game = Game()
     game.do(0, {"type": "place", "circles": ["A", "B"]}, 1000)
     game.reject(1, {"type": "move", "dir": "up", "from": [9, 9]}, 30_999, "wrong_phase")
@@ -137,6 +142,7 @@ def test_R10_ready_before_the_placement_waits_for_it() -> None:
 
 
 def test_R11_countdown_lasts_3000_ms_and_accepts_only_auto_escape() -> None:
+    """D-15: the start siren is followed by a 3 s countdown."""
     game = Game()
     go = game.setup(at=500)
     assert go == 3500 and game.state.phase == COUNTDOWN
@@ -148,6 +154,7 @@ def test_R11_countdown_lasts_3000_ms_and_accepts_only_auto_escape() -> None:
 
 
 def test_R12_go_draws_the_first_card_and_allows_rolling_and_driving_at_once() -> None:
+    """D-5: the first card is drawn automatically at "go"."""
     game = Game()
     go = game.setup()
     events = game.do(1, {"type": "move", "dir": "up", "from": [9, 9]}, go)
@@ -169,6 +176,7 @@ def test_R13_R15_a_roll_throws_one_die_per_open_slot() -> None:
 
 
 def test_R16_matching_dice_fill_the_lowest_open_slot_automatically() -> None:
+    """D-4: the roll itself sets the matching dice aside; the thief is asked nothing."""
     game = crack_game((5, 3, 3, 3, 5), "335")
     go = game.setup()
     events = game.do(0, {"type": "roll"}, go)
@@ -230,6 +238,17 @@ def test_R19_auto_escape_off_leaves_the_thief_at_the_choice_point() -> None:
     assert game.state.at_choice and game.state.round == 1
 
 
+def test_D7_the_thief_may_wait_at_the_choice_point_without_a_time_limit() -> None:
+    """D-7: no deadline runs while the thief waits at the choice point; "I'm out" is still taken
+    ten minutes later (the risk is the police's car)."""
+    game = crack_game()
+    go = game.setup()
+    game.do(0, {"type": "roll"}, go)
+    assert game.state.at_choice and game.rules.deadlines(game.state) == []
+    events = game.do(0, {"type": "escape"}, go + 600_000)
+    assert game.types(events)[:2] == ["thief_escaped", "round_ended"] and game.state.round == 2
+
+
 def test_R25_auto_escape_flag_is_off_at_each_round_start_and_accepted_in_pause() -> None:
     game = crack_game()
     go = game.setup(circles=("B", "L"))
@@ -243,6 +262,7 @@ def test_R25_auto_escape_flag_is_off_at_each_round_start_and_accepted_in_pause()
 
 
 def test_R20_R21_draw_and_escape_only_at_the_choice_point() -> None:
+    """D-6: "I'm out" only at the choice point, after a crack and before the next draw."""
     game = crack_game((1, 4, 4, 4, 4, 1, 2))
     go = game.setup()
     game.reject(0, {"type": "draw"}, go, "not_at_choice")
@@ -298,6 +318,7 @@ def test_R27_driving_over_a_circle_reveals_nothing() -> None:
 
 
 def test_R28_R29_siren_only_at_the_named_face_down_circle_under_the_car() -> None:
+    """D-10: the car on the circle's cell is enough. D-12: a revealed circle stays face up for the round."""
     game = Game()
     go = game.setup(circles=("B", "L"))
     game.reject(1, {"type": "siren", "circle": "H"}, go, "not_at_circle")
@@ -311,6 +332,7 @@ def test_R28_R29_siren_only_at_the_named_face_down_circle_under_the_car() -> Non
 
 
 def test_R30_R31_R32_green_reveal_pauses_both_for_2000_ms() -> None:
+    """D-9: the pause is fixed at 2 s, freezes both players (no "I'm out" either) and ends by itself."""
     game = crack_game((1, 4, 4))
     go = game.setup(circles=("B", "L"))
     at = game.drive("H", go)
@@ -392,6 +414,7 @@ def test_R38_next_round_starts_at_the_same_timestamp_with_a_fresh_board() -> Non
 
 
 def test_R39_R40_R18_ties_share_the_win() -> None:
+    """D-18: ties share the win."""
     game = crack_game((1, 1, 2))
     at = 0
     for _round in range(4):  # each round caught: police 6, so 12 each
@@ -402,6 +425,7 @@ def test_R39_R40_R18_ties_share_the_win() -> None:
 
 
 def test_R41_H6_the_seed_is_published_at_the_end() -> None:
+    """D-25: the seed is published at the end."""
     game = crack_game((1, 1, 2))
     at = 0
     for _round in range(4):
@@ -444,6 +468,7 @@ def test_R24_no_escape_in_the_pause_nor_from_a_partly_solved_card() -> None:
 
 
 def test_T5_default_constants() -> None:
+    """D-24: the constants of T-5 are the defaults."""
     from games.engines.police_alarm import constants as c
 
     assert (c.STEP_MS, c.ROLL_MS, c.ALARM_PAUSE_MS, c.COUNTDOWN_MS) == (150, 1000, 2000, 3000)

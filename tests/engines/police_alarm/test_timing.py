@@ -173,6 +173,7 @@ def test_T7_one_move_every_150_ms_is_never_rejected() -> None:
 
 
 def test_W10_T6_step_ms_handicap_changes_speed_and_tolerance() -> None:
+    """D-27: a handicap is an option of the game, set in the lobby."""
     game = Game(options={"step_ms_1": "300"}, scripted=Scripted(first=0))
     go = game.setup()
     for cell in ([9, 9], [9, 8], [9, 7]):  # tolerance 600 ms: three cells at once
@@ -281,6 +282,7 @@ def test_T25_resume_countdown_and_every_deadline_shifted() -> None:
 
 
 def test_T25_placement_timeout_moves_with_the_suspension() -> None:
+    """D-21: deadlines move with the suspension."""
     game = scripted_game()
     game.do(SYSTEM, {"type": "disconnected", "seat": 0}, 10_000)
     game.do(SYSTEM, {"type": "reconnected", "seat": 0}, 50_000)
@@ -304,6 +306,7 @@ def test_T25_a_new_loss_during_the_resume_countdown_stops_it() -> None:
 
 
 def test_T26_R42_abandonment_after_120000_ms_of_suspension() -> None:
+    """D-21: abandonment after 2 minutes of suspension."""
     game = scripted_game()
     game.do(SYSTEM, {"type": "disconnected", "seat": 1}, 1000)
     game.reject(0, {"type": "abandon"}, 120_999, "wrong_phase")

@@ -148,6 +148,7 @@ def test_V4_speed_limit_deadline_lets_time_reach_the_state() -> None:
 
 
 def test_V11_nothing_is_secret_between_players_so_one_device_can_be_shared() -> None:
+    """D-22, W-1: the young variant can be played hot-seat on one device."""
     game = young(players=3)
     turn(game, "I", 0)
     views = [game.rules.view(game.state, seat) for seat in (None, 0, 1, 2)]

@@ -1,8 +1,16 @@
-"""Shared fixtures. Engine tests need no database; platform tests use pytest-django."""
+"""The platform tests' fixtures (pytest-django): eager Celery, fast passwords, fresh caches, closed
+writer threads, and ``make_user``. They live in this tree only, so the engine tests (tests/engines,
+pure Python) run without any of them, with or without pytest-django (``-p no:django``)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -128,3 +136,78 @@ def make_user(db: Any) -> Any:
         return user
 
     return make
+
+
+@pytest.fixture
+def private_queue() -> Any:
+    """A Celery queue of this test's own on the shared Redis broker, emptied afterwards."""
+    import redis
+
+    from .redis_worker import redis_url
+
+    name = f"hideout-test-{uuid.uuid4().hex}"
+    yield name
+    client = redis.Redis.from_url(redis_url(), socket_connect_timeout=1)
+    with contextlib.suppress(redis.RedisError):  # no Redis: the test was skipped
+        client.delete(name)  # whatever the worker did not take
+    client.close()
+
+
+@pytest.fixture
+def start_worker(tmp_path: Path, private_queue: str) -> Any:
+    """Starts (when called) a real Celery worker with beat on ``private_queue``; stops it afterwards
+    and prints the end of its log. Skipped without Redis (a failure in CI)."""
+    from .redis_worker import ROOT, redis_url, require_redis, worker_env
+
+    require_redis(redis_url(), "worker tests")
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start() -> None:
+        env = worker_env(private_queue)
+        log = open(tmp_path / "worker.log", "wb")  # noqa: SIM115
+        processes.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "-B",
+                    "-P",
+                    "solo",
+                    "-l",
+                    "warning",
+                    "-s",
+                    str(tmp_path / "beat-schedule"),
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+
+    yield start
+    for process in processes:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    log_file = tmp_path / "worker.log"
+    if log_file.exists():
+        print(log_file.read_text()[-3000:])
+
+
+@pytest.fixture
+def test_clock(monkeypatch: Any) -> list[float]:
+    """The server's clock (games.play.clock.now) under the test's control: set or advance ``[0]``."""
+    from games.play import clock
+
+    now = [time.time()]
+    monkeypatch.setattr(clock, "now", lambda: now[0])
+    return now
