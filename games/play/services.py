@@ -19,12 +19,13 @@ from django.utils.translation import gettext as _
 from games.engines.base import SYSTEM, reseat_options
 from games.engines.registry import get_rules
 from games.models import ChatMessage, Match, Seat
-from games.play import clock, guarded, payloads, write_paths
+from games.play import clock, guarded, latency_trace, payloads, write_paths
 from games.play.decision import action_digest, bot_rng, waiting_keys
 from games.play.errors import NotAllowed, ServiceError, StaleVersion, not_running
 from games.play.followups import advance_after_commit, invite_after_commit, publish_after_commit
 from games.play.store import load_state, rules_for
 from games.play.write_paths import SubmitResult
+from games.push.speaking import speaking
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +227,46 @@ def do_submit_action(
 
 
 # --- revisions ---------------------------------------------------------------------------------
+
+
+def do_submit_as_user(
+    match_id: int, seat: int | None, user_id: int, sent: payloads.Submission, received: float | None, language: str
+) -> SubmitResult:
+    """A move sent over a socket: :func:`do_submit_action` for the seat the socket last saw, checked
+    to be still ``user_id``'s in the same write, in the socket's ``language``.
+
+    Seats are renumbered at the start and a moderator may hand one to a bot while a socket stays
+    open; only when the write finds the seat no longer the user's is the user's seat looked up again,
+    and the move tried once more under the seat the user holds now.
+    """
+    latency_trace.mark("writing", match_id, sent.key)
+    with speaking(language):
+        for attempt in range(2):
+            if seat is None:
+                raise NotAllowed(_("Only the players of this match can act in it."))
+            try:
+                return do_submit_action(
+                    match_id,
+                    seat,
+                    sent.payload,
+                    expected_version=sent.expected_version,
+                    idempotency_key=sent.key,
+                    now=received,
+                    user_id=user_id,
+                )
+            except NotAllowed:
+                fresh = _seat_of(match_id, user_id)
+                if attempt or fresh == seat:
+                    raise
+                seat = fresh
+        raise AssertionError("unreachable")
+
+
+def _seat_of(match_id: int, user_id: int) -> int | None:
+    """The user's seat number in the match as the database has it now, if the user is still active."""
+    rows = Seat.objects.filter(match_id=match_id, user_id=user_id, user__is_active=True)
+    number = rows.values_list("number", flat=True).first()
+    return None if number is None else int(number)
 
 
 def _touch(match: Match) -> None:

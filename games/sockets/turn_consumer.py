@@ -17,9 +17,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import InterfaceError, OperationalError
-from django.utils import translation
 
-from games.models import Match, Seat
+from games.models import Match
 from games.play import latency_trace, payloads, services, writers
 from games.push import pushes
 from games.push.speaking import speaking
@@ -196,47 +195,13 @@ class TurnConsumer(BaseMatchConsumer):
     async def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
         # Written on the writer threads, which keep their connections: the process's one shared
         # database thread queued every match's moves behind each other (games.play.writers).
+        move = (self.match_id, self.seat, self._user().pk, sent, received, self._language())
         try:
-            return await writers.write(self._submit_now, sent, received)
+            return await writers.write(services.do_submit_as_user, *move)
         except (OperationalError, InterfaceError):
             if sent.key is None:
                 raise
             # The thread's kept connection was lost (PostgreSQL restarted or ended it) and is closed
             # now: once more on a new one. The key answers a move that was written before the loss
             # as written, instead of applying it twice.
-            return await writers.write(self._submit_now, sent, received)
-
-    def _submit_now(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
-        # The write checks that my seat is still my active user's (seats are renumbered at the start
-        # and a moderator may hand one to a bot while this socket stays open); only when it is not
-        # is my seat looked up again, and the move tried once more under the seat I hold now.
-        user = self._user()
-        seat = self.seat
-        latency_trace.mark("writing", self.match_id, sent.key)
-        with speaking(self._language()):
-            for attempt in range(2):
-                if seat is None:
-                    raise services.NotAllowed(translation.gettext("Only the players of this match can act in it."))
-                try:
-                    return services.do_submit_action(
-                        self.match_id,
-                        seat,
-                        sent.payload,
-                        expected_version=sent.expected_version,
-                        idempotency_key=sent.key,
-                        now=received,
-                        user_id=user.pk,
-                    )
-                except services.NotAllowed:
-                    fresh = seat_of(self.match_id, user)
-                    if attempt or fresh == seat:
-                        raise
-                    seat = fresh
-            raise AssertionError("unreachable")
-
-
-def seat_of(match_id: int, user: Any) -> int | None:
-    """``user``'s seat number in the match as the database has it now, if the user is still active."""
-    rows = Seat.objects.filter(match_id=match_id, user=user, user__is_active=True)
-    seat = rows.values_list("number", flat=True).first()
-    return None if seat is None else int(seat)
+            return await writers.write(services.do_submit_as_user, *move)
