@@ -29,6 +29,7 @@ from games.engines.base import (
     Event,
     IllegalAction,
     InvalidAction,
+    Rules,
     replay,
     reseat_options,
     rng_for,
@@ -354,7 +355,7 @@ def _submit(
         except InvalidAction as exc:
             raise _refusal(exc) from exc
         stale = expected_version is not None and expected_version != match.version
-        if stale and action.get("type") not in getattr(rules, "blind_actions", ()):
+        if stale and action.get("type") not in rules.blind_actions:
             raise _stale(match)
         state = load_state(match)
         try:
@@ -416,7 +417,7 @@ def _submit_guarded(
         action = rules.parse_action(payload)
         # A blind action (a secret choice, an offer) does not depend on the board its sender saw: it
         # is decided on the cached state like any other, and the guard refuses it if that is not current.
-        blind = action.get("type") in getattr(rules, "blind_actions", ())
+        blind = action.get("type") in rules.blind_actions
         if expected_version is not None and expected_version > match.version:
             # The sender saw a version this process has not cached yet (another process wrote it:
             # a timed step the worker wrote). Decided here, even a blind action would only be
@@ -449,7 +450,7 @@ def _submit_guarded(
         action=action_digest(payload),
         at=clock.now_datetime(),
         user=user_id,
-        with_seats=not getattr(rules, "live", False),  # a live game's pushes render nothing
+        with_seats=not rules.live,  # a live game's pushes render nothing
     )
     latency_trace.mark("statement", match.pk, idempotency_key)
     foreseen, ahead = None, None
@@ -533,10 +534,10 @@ def _still_current(match: Match, seat: int, user_id: int | None) -> bool:
     )
 
 
-def _judges_itself(rules: Any) -> bool:
+def _judges_itself(rules: Rules[Any]) -> bool:
     """A live game decides who may act at the input's own time, after the timers due before it
     (T-3, T-14): the state on hand may be a countdown that has just ended, so it is not asked first."""
-    return bool(getattr(rules, "live", False))
+    return rules.live
 
 
 def action_digest(payload: dict[str, Any]) -> str:
@@ -576,7 +577,9 @@ class Changes:
     automatic: bool  # the server has a move to make at once (a SYSTEM step, a bot, a due time-out)
 
 
-def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_version: int, now: float) -> Changes:
+def state_changes(
+    match: Match, rules: Rules[Any], state: Any, old_version: int, new_version: int, now: float
+) -> Changes:
     """Denormalised fields (status, deadline, who is waited on) and the snapshot, for ``state``."""
     outcome = rules.outcome(state)
     deadlines = rules.deadlines(state) if outcome is None else []
@@ -600,7 +603,7 @@ def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_ve
         return Changes(fields, {}, False)
     actors = rules.actors(state)
     keys = _waiting_keys(deadlines, actors)
-    plan = getattr(rules, "bot_plan", None)
+    plan = rules.bot_plan
     if plan is None:
         bots_due = bool(set(match.bot_seats) & set(keys) & actors)
     else:  # a live game's bot moves when its plan says (an on-time timer wakes it otherwise)
@@ -610,7 +613,7 @@ def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_ve
     return Changes(fields, keys, automatic)
 
 
-def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
+def _after_state_change(match: Match, rules: Rules[Any], state: Any, old_version: int, now: float) -> bool:
     """Save :func:`state_changes` through the ORM; returns whether a move is due at once."""
     changes = state_changes(match, rules, state, old_version, match.version, now)
     for name, value in changes.fields.items():
@@ -621,12 +624,12 @@ def _after_state_change(match: Match, rules: Any, state: Any, old_version: int, 
     return changes.automatic
 
 
-def waiting_seats(rules: Any, state: Any) -> set[int]:
+def waiting_seats(rules: Rules[Any], state: Any) -> set[int]:
     """Whom the game waits on: the seats of pending deadlines, else the actors."""
     return set(waiting_keys(rules, state))
 
 
-def waiting_keys(rules: Any, state: Any) -> dict[int, str]:
+def waiting_keys(rules: Rules[Any], state: Any) -> dict[int, str]:
     """For each seat the game waits on, a key naming the decision (a new key is a new turn)."""
     return _waiting_keys(rules.deadlines(state), rules.actors(state))
 
@@ -691,7 +694,7 @@ def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, di
     if SYSTEM in actors:
         return SYSTEM, rules.legal_actions(state, SYSTEM)[0]
     now = clock.now() if now is None else now
-    plan = getattr(rules, "bot_plan", None)
+    plan = rules.bot_plan
     if plan is not None:  # a live game's bots act in time: each move when its plan says
         for seat in sorted(set(match.bot_seats) & set(actors)):
             planned = plan(state, seat, _bot_rng(match, seat))
@@ -712,12 +715,12 @@ def _bot_rng(match: Match, seat: int, version: int | None = None) -> random.Rand
     return random.Random(f"{match.seed}:bot:{match.version if version is None else version}:{seat}")
 
 
-def next_wake(match: Match, rules: Any, state: Any) -> float | None:
+def next_wake(match: Match, rules: Rules[Any], state: Any) -> float | None:
     """When a live match next has something due: its earliest deadline or a bot's planned move."""
     if rules.outcome(state) is not None:
         return None
     times = [deadline.due for deadline in rules.deadlines(state)]
-    plan = getattr(rules, "bot_plan", None)
+    plan = rules.bot_plan
     if plan is not None:
         for seat in set(match.bot_seats) & rules.actors(state):
             planned = plan(state, seat, _bot_rng(match, seat))
@@ -726,9 +729,9 @@ def next_wake(match: Match, rules: Any, state: Any) -> float | None:
     return min(times, default=None)
 
 
-def _arm_live_after_commit(match: Match, rules: Any, state: Any) -> None:
+def _arm_live_after_commit(match: Match, rules: Rules[Any], state: Any) -> None:
     """A live game's next due time fires on time (:mod:`games.background.livetimers`)."""
-    if getattr(rules, "live", False):
+    if rules.live:
         wake = next_wake(match, rules, state)
         transaction.on_commit(lambda: livetimers.arm(match.pk, wake))
 
@@ -752,7 +755,7 @@ def do_advance(match_id: int, *, limit: int = 500) -> int:
             # In a live game a bot's move is planned on the state as stored, and a timed event due
             # before it (an alarm's pause, R-31) can overtake it: refused for now, it is planned
             # again when the timer armed for that event wakes. Anywhere else a refusal is a fault.
-            live = getattr(rules_for(match), "live", False)
+            live = rules_for(match).live
             log.log(
                 logging.INFO if live else logging.ERROR,
                 "automatic move %s by seat %s refused in match %s: %s",
@@ -781,8 +784,7 @@ def do_post_chat(match_id: int, seat: int, text: str, to_seat: int | None = None
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status in (Match.Status.ACTIVE,):
             rules = rules_for(match)
-            allowed = getattr(rules, "chat_allowed", None)
-            if allowed is not None and not allowed(load_state(match), seat):
+            if not rules.chat_allowed(load_state(match), seat):
                 raise ServiceError(_("You cannot chat right now."), status=422)
         if to_seat is not None and (to_seat == seat or not 0 <= to_seat < match.seat_count):
             raise ServiceError(_("Choose another player for a private message."))

@@ -595,7 +595,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return False
-        self.live = bool(getattr(rules_for(match), "live", False))
+        self.live = rules_for(match).live
         return viewer_for(match, user).seat
 
     async def _watch_silence(self) -> None:

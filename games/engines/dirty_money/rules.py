@@ -595,7 +595,6 @@ class DirtyMoneyRules(GenericRules[State]):
         ),
     )
     terms: Mapping[str, str] = TERMS
-    blind_actions: frozenset[str] = frozenset()
 
     # -- setup ---------------------------------------------------------------------------------------------
 

@@ -619,7 +619,7 @@ class PoliceAlarmRules(GenericRules[State]):
     """A real-time game: its pushes are JSON events, its timers fire on time (T-3)."""
     connection_events = True
     """The platform reports a seat's lost and regained connection (``disconnected``, ``reconnected``)."""
-    quiet_events: frozenset[str] = frozenset({"car_moved"})
+    quiet_events: frozenset[str] | None = frozenset({"car_moved"})
     """Events a client applies on its own (a car move): a push of only these carries no new view."""
     site_hidden_options: frozenset[str] = frozenset({"mode", "relay_hours"})
     seat_options: tuple[str, ...] = ("first",)
