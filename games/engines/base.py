@@ -20,6 +20,10 @@ A game is a :class:`Rules` object. The platform only ever talks to games through
 
 Seats are 0-based integers; ``SYSTEM`` (-1) acts for the server (start, time-outs, round-end steps).
 Actions are canonical JSON objects with a ``"type"`` key. Events are JSON too.
+
+The optional capabilities (options, a live game, public views, bots that plan in time, chat rules...)
+are the other members of :class:`Rules`; :class:`GenericRules`, which every engine's rules class
+inherits, holds their defaults. docs/engine-contract.md lists every member.
 """
 
 from __future__ import annotations
