@@ -397,7 +397,7 @@ def main() -> None:
         gc_tuning.tune(settings.HIDEOUT_GC_TUNING)  # as config/asgi.py tunes a daphne once loaded
         settings.ALLOWED_HOSTS = ["*"]
         if args.live:
-            get_rules(args.game).live = True  # type: ignore[attr-defined]  # what a live game declares
+            get_rules(args.game).live = True  # what a live game declares
         messages: list[tuple[str, dict[str, Any]]] = []
         capture_broadcasts(messages)
         rng = random.Random(1)

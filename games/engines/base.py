@@ -20,12 +20,16 @@ A game is a :class:`Rules` object. The platform only ever talks to games through
 
 Seats are 0-based integers; ``SYSTEM`` (-1) acts for the server (start, time-outs, round-end steps).
 Actions are canonical JSON objects with a ``"type"`` key. Events are JSON too.
+
+The optional capabilities (options, a live game, public views, bots that plan in time, chat rules...)
+are the other members of :class:`Rules`; :class:`GenericRules`, which every engine's rules class
+inherits, holds their defaults. docs/engine-contract.md lists every member.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -166,21 +170,24 @@ class Option:
     choices: tuple[tuple[str, str], ...] = ()
 
 
+BotPlan = Callable[[S, int, random.Random], "tuple[Action, float] | None"]
+"""``bot_plan(state, seat, rng)``: the bot's next action and the epoch second from which it is
+legal, or ``None`` when the bot has nothing to do now."""
+
+
 @runtime_checkable
 class Rules(Protocol[S]):
-    """The protocol every game implements. See the module docstring."""
+    """The protocol every game implements. See the module docstring and docs/engine-contract.md.
+
+    The members up to ``state_from_json`` are each game's own. The rest are optional
+    capabilities: :class:`GenericRules`, which every engine's rules class inherits, holds their
+    defaults, and a game declares one by overriding it.
+    """
 
     slug: str
     name: str
     min_players: int
     max_players: int
-    options: tuple[Option, ...]
-    blind_actions: frozenset[str]
-    """Action types a seat decides regardless of what others did meanwhile (simultaneous secret
-    choices, heist's planning): a stale expected version does not refuse them."""
-    terms: Mapping[str, str]
-    """Ids that log lines may carry as params (``"C1"``, ``"THUG"``) -> English names marked with
-    ``gettext_noop``; the web layer shows the translated name."""
 
     def initial(self, players: int, options: Mapping[str, Any]) -> S: ...
 
@@ -200,8 +207,6 @@ class Rules(Protocol[S]):
 
     def deadlines(self, state: S) -> list[Deadline]: ...
 
-    def bot_action(self, state: S, seat: int, rng: random.Random) -> Action: ...
-
     def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]:
         """Readable lines of one event as a seat sees it. An event whose secret is shown to a seat
         that did not own it (everything is public once the game is over) carries ``"revealed":
@@ -211,6 +216,54 @@ class Rules(Protocol[S]):
     def state_to_json(self, state: S) -> JSON: ...
 
     def state_from_json(self, data: JSON) -> S: ...
+
+    # -- optional capabilities (defaults in GenericRules) ----------------------------------------
+
+    options: tuple[Option, ...]
+    """The options on the create form (default: none)."""
+    site_hidden_options: frozenset[str]
+    """Names of ``options`` the engine has but the site does not offer yet (default: none)."""
+    seat_options: tuple[str, ...]
+    """Options whose value names a lobby seat ("0", "1", ...); see :func:`reseat_options`."""
+    per_seat_options: tuple[str, ...]
+    """Option names with a ``{seat}`` field, one option per lobby seat; see :func:`reseat_options`."""
+    terms: Mapping[str, str]
+    """Ids that log lines may carry as params (``"C1"``, ``"THUG"``) -> English names marked with
+    ``gettext_noop``; the web layer shows the translated name (default: none)."""
+    blind_actions: frozenset[str]
+    """Action types a seat decides regardless of what others did meanwhile (simultaneous secret
+    choices, heist's planning): a stale expected version does not refuse them (default: none)."""
+    views_public: bool
+    """No seat's view holds anything hidden from the other players: a player's pushes may then be
+    compressed (default: False)."""
+    live: bool
+    """A real-time game: its pushes are its new events as JSON, its timers fire on time, and it
+    judges who may act itself, at the input's own time (default: False)."""
+    connection_events: bool
+    """The platform submits ``disconnected`` / ``reconnected`` for a seat that lost its last socket
+    or got one back (default: False)."""
+    quiet_events: frozenset[str] | None
+    """Of a live game: the events its client applies by itself; a push holding any other event
+    carries the viewer's new ``view`` too. ``None`` (the default): pushes carry events only."""
+
+    def is_private(self, event: Event) -> bool:
+        """Of a live game: whether the event's very existence is secret, so that it is pushed only
+        to its ``visible_to`` seats while the game runs (default: no event is)."""
+        ...
+
+    @property
+    def bot_plan(self) -> BotPlan[S] | None:
+        """A game whose bots act in time plans each move (:data:`BotPlan`); ``None`` (the default):
+        a bot moves, by :meth:`bot_action`, when the game waits on it."""
+        ...
+
+    def bot_action(self, state: S, seat: int, rng: random.Random) -> Action:
+        """A bot's move for ``seat`` (default: a random legal action)."""
+        ...
+
+    def chat_allowed(self, state: S, seat: int) -> bool:
+        """Whether ``seat`` may chat while the game runs (default: always)."""
+        ...
 
 
 def replay(rules: Rules[S], state: S, events: Iterable[Event]) -> S:
@@ -229,17 +282,17 @@ def apply(
     return replay(rules, state, events), events
 
 
-def reseat_options(rules: object, options: Mapping[str, Any], order: Sequence[int]) -> dict[str, Any]:
+def reseat_options(rules: Rules[Any], options: Mapping[str, Any], order: Sequence[int]) -> dict[str, Any]:
     """The options as the seats are numbered once the table is seated: ``order[i]`` is the seat the
     player of lobby seat ``i`` takes. An option that names a seat (the first police) or belongs to
     one (a handicap) follows its player; the rest is left alone. A game that declares neither
     ``seat_options`` nor ``per_seat_options`` gets its options back unchanged."""
     out = dict(options)
-    for name in getattr(rules, "seat_options", ()):
+    for name in rules.seat_options:
         raw = str(options.get(name, ""))
         if raw.isdigit() and int(raw) < len(order):
             out[name] = str(order[int(raw)])
-    for template in getattr(rules, "per_seat_options", ()):
+    for template in rules.per_seat_options:
         for seated in order:
             out.pop(template.format(seat=seated), None)
         for lobby, seated in enumerate(order):
@@ -254,18 +307,29 @@ def rng_for(seed: str, version: int) -> random.Random:
 
 
 class GenericRules(Generic[S]):
-    """Optional helpers engines may inherit; the protocol does not require them."""
+    """The base every engine's rules class inherits: the defaults of the optional members of
+    :class:`Rules` (each documented there). A game overrides those it has."""
 
     options: tuple[Option, ...] = ()
+    site_hidden_options: frozenset[str] = frozenset()
+    seat_options: tuple[str, ...] = ()
+    per_seat_options: tuple[str, ...] = ()
     terms: Mapping[str, str] = {}
     blind_actions: frozenset[str] = frozenset()
-    seat_options: tuple[str, ...] = ()
-    """Optional: options whose value names a lobby seat ("0", "1", ...); see :func:`reseat_options`."""
-    per_seat_options: tuple[str, ...] = ()
-    """Optional: option names with a ``{seat}`` field, one option per lobby seat."""
+    views_public: bool = False
+    live: bool = False
+    connection_events: bool = False
+    quiet_events: frozenset[str] | None = None
+    bot_plan: BotPlan[S] | None = None
+
+    def is_private(self, event: Event) -> bool:
+        return False
 
     def bot_action(self, state: S, seat: int, rng: random.Random) -> Action:
         legal: Sequence[Action] = self.legal_actions(state, seat)  # type: ignore[attr-defined]
         if not legal:
             raise IllegalAction("No legal action for seat %(seat)s.", seat=seat)
         return dict(rng.choice(list(legal)))
+
+    def chat_allowed(self, state: S, seat: int) -> bool:
+        return True

@@ -31,7 +31,7 @@ def readable_lines(match: Match, events: list[MatchEvent]) -> list[tuple[MatchEv
     """Each event with its log sentences as a spectator sees them (secrets left out)."""
     rules = rules_for(match)
     names = seat_names(match)
-    terms = getattr(rules, "terms", {})
+    terms = rules.terms
     out = []
     for row in events:
         texts = []

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from games.engines.base import SYSTEM, DecideContext, Event, IllegalAction, replay, rng_for
+from games.engines.base import SYSTEM, DecideContext, Event, IllegalAction, Rules, replay, rng_for
 from games.models import Match
 from games.play import clock, errors
 from games.play.store import load_state, rules_for, snapshot_due, to_datetime
@@ -39,7 +39,7 @@ class Changes:
 class Decision:
     """An accepted move: what to write after ``old_version`` and what it leads to."""
 
-    rules: Any
+    rules: Rules[Any]
     seat: int
     old_version: int  # the match's version it was decided on: the events follow it
     state: Any  # the state at that version
@@ -96,7 +96,7 @@ def decide(
         # Versions only grow and a cached row holds a committed one: the sender's board is out
         # of date whatever the database holds now. A blind action (a secret choice, an offer) is
         # decided on the state at hand like any other.
-        if action.get("type") not in getattr(rules, "blind_actions", ()):
+        if action.get("type") not in rules.blind_actions:
             raise errors.stale(match)
     if state is None:
         state = load_state(match)
@@ -110,10 +110,10 @@ def decide(
     return Decision(rules, seat, old_version, state, events, new_state, changes)
 
 
-def _judges_itself(rules: Any) -> bool:
+def _judges_itself(rules: Rules[Any]) -> bool:
     """A live game decides who may act at the input's own time, after the timers due before it
     (T-3, T-14): the state on hand may be a countdown that has just ended, so it is not asked first."""
-    return bool(getattr(rules, "live", False))
+    return rules.live
 
 
 def action_digest(payload: dict[str, Any]) -> str:
@@ -124,7 +124,9 @@ def action_digest(payload: dict[str, Any]) -> str:
 # --- what a state changes in the match row and its seats ------------------------------------------
 
 
-def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_version: int, now: float) -> Changes:
+def state_changes(
+    match: Match, rules: Rules[Any], state: Any, old_version: int, new_version: int, now: float
+) -> Changes:
     """Denormalised fields (status, deadline, who is waited on) and the snapshot, for ``state``."""
     outcome = rules.outcome(state)
     deadlines = rules.deadlines(state) if outcome is None else []
@@ -148,7 +150,7 @@ def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_ve
         return Changes(fields, {}, False)
     actors = rules.actors(state)
     keys = _waiting_keys(deadlines, actors)
-    plan = getattr(rules, "bot_plan", None)
+    plan = rules.bot_plan
     if plan is None:
         bots_due = bool(set(match.bot_seats) & set(keys) & actors)
     else:  # a live game's bot moves when its plan says (an on-time timer wakes it otherwise)
@@ -158,7 +160,7 @@ def state_changes(match: Match, rules: Any, state: Any, old_version: int, new_ve
     return Changes(fields, keys, automatic)
 
 
-def waiting_keys(rules: Any, state: Any) -> dict[int, str]:
+def waiting_keys(rules: Rules[Any], state: Any) -> dict[int, str]:
     """For each seat the game waits on, a key naming the decision (a new key is a new turn)."""
     return _waiting_keys(rules.deadlines(state), rules.actors(state))
 
@@ -179,12 +181,12 @@ def bot_rng(match: Match, seat: int, version: int | None = None) -> random.Rando
     return random.Random(f"{match.seed}:bot:{match.version if version is None else version}:{seat}")
 
 
-def next_wake(match: Match, rules: Any, state: Any) -> float | None:
+def next_wake(match: Match, rules: Rules[Any], state: Any) -> float | None:
     """When a live match next has something due: its earliest deadline or a bot's planned move."""
     if rules.outcome(state) is not None:
         return None
     times = [deadline.due for deadline in rules.deadlines(state)]
-    plan = getattr(rules, "bot_plan", None)
+    plan = rules.bot_plan
     if plan is not None:
         for seat in set(match.bot_seats) & rules.actors(state):
             planned = plan(state, seat, bot_rng(match, seat))

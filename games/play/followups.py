@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from django.db import transaction
 
+from games.engines.base import Rules
 from games.models import Match
 from games.play.decision import next_wake
 from games.push import pushes
@@ -56,9 +57,9 @@ def advance_after_commit(match_id: int, version: int) -> None:
     transaction.on_commit(lambda: background.advance(match_id, version))
 
 
-def arm_live_after_commit(match: Match, rules: Any, state: Any) -> None:
+def arm_live_after_commit(match: Match, rules: Rules[Any], state: Any) -> None:
     """A live game's next due time fires on time (:mod:`games.background.livetimers`)."""
-    if getattr(rules, "live", False):
+    if rules.live:
         wake = next_wake(match, rules, state)
         transaction.on_commit(lambda: background.wake(match.pk, wake))
 

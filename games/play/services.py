@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines.base import SYSTEM, reseat_options
+from games.engines.base import SYSTEM, Rules, reseat_options
 from games.engines.registry import get_rules
 from games.models import ChatMessage, Match, Seat
 from games.play import clock, guarded, latency_trace, payloads, write_paths
@@ -278,7 +278,7 @@ def _touch(match: Match) -> None:
 # --- automatic moves: SYSTEM steps, bots, due deadlines ------------------------------------------
 
 
-def waiting_seats(rules: Any, state: Any) -> set[int]:
+def waiting_seats(rules: Rules[Any], state: Any) -> set[int]:
     """Whom the game waits on: the seats of pending deadlines, else the actors."""
     return set(waiting_keys(rules, state))
 
@@ -293,7 +293,7 @@ def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, di
     if SYSTEM in actors:
         return SYSTEM, rules.legal_actions(state, SYSTEM)[0]
     now = clock.now() if now is None else now
-    plan = getattr(rules, "bot_plan", None)
+    plan = rules.bot_plan
     if plan is not None:  # a live game's bots act in time: each move when its plan says
         for seat in sorted(set(match.bot_seats) & set(actors)):
             planned = plan(state, seat, bot_rng(match, seat))
@@ -329,7 +329,7 @@ def do_advance(match_id: int, *, limit: int = 500) -> int:
             # In a live game a bot's move is planned on the state as stored, and a timed event due
             # before it (an alarm's pause, R-31) can overtake it: refused for now, it is planned
             # again when the timer armed for that event wakes. Anywhere else a refusal is a fault.
-            live = getattr(rules_for(match), "live", False)
+            live = rules_for(match).live
             log.log(
                 logging.INFO if live else logging.ERROR,
                 "automatic move %s by seat %s refused in match %s: %s",
@@ -358,8 +358,7 @@ def do_post_chat(match_id: int, seat: int, text: str, to_seat: int | None = None
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status in (Match.Status.ACTIVE,):
             rules = rules_for(match)
-            allowed = getattr(rules, "chat_allowed", None)
-            if allowed is not None and not allowed(load_state(match), seat):
+            if not rules.chat_allowed(load_state(match), seat):
                 raise ServiceError(_("You cannot chat right now."), status=422)
         if to_seat is not None and (to_seat == seat or not 0 <= to_seat < match.seat_count):
             raise ServiceError(_("Choose another player for a private message."))

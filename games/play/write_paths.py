@@ -23,7 +23,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
-from games.engines.base import SYSTEM, EngineError, Event, replay
+from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
 from games.models import ActionReceipt, Match, MatchEvent, Seat
 from games.play import clock, errors, followups, guarded, latency_trace
 from games.play.decision import Behind, Changes, action_digest, decide, state_changes
@@ -93,7 +93,7 @@ def write_guarded(
         action=action_digest(payload),
         at=clock.now_datetime(),
         user=user_id,
-        with_seats=not getattr(rules, "live", False),  # a live game's pushes render nothing
+        with_seats=not rules.live,  # a live game's pushes render nothing
     )
     latency_trace.mark("statement", match.pk, idempotency_key)
     foreseen, ahead = None, None
@@ -266,7 +266,7 @@ def save_changes(match: Match, changes: Changes) -> bool:
     return changes.automatic
 
 
-def save_state(match: Match, rules: Any, state: Any, old_version: int, now: float) -> bool:
+def save_state(match: Match, rules: Rules[Any], state: Any, old_version: int, now: float) -> bool:
     """Save what ``state`` (at ``match.version``, after ``old_version``) changes in the row and seats."""
     return save_changes(match, state_changes(match, rules, state, old_version, match.version, now))
 

@@ -14,7 +14,7 @@ from typing import Any
 from django.urls import get_script_prefix, reverse
 
 from games import boards
-from games.engines.base import SYSTEM, Event
+from games.engines.base import SYSTEM, Event, Rules
 from games.models import ChatMessage, Match, MatchEvent, Seat
 from games.play import seat_rows
 from games.play.bounded_cache import BoundedCache
@@ -104,7 +104,7 @@ def _log_key(match: Match, seat: int | None) -> tuple[Any, ...]:
     # In a game whose views are all public (R-89 for bridge_race) no seat sees more of an event than
     # a spectator until the end (an event's secret is nobody's: the piles' order), so the seats of
     # a push share one kept log while the match runs; once it is over, players see the secrets.
-    public = not finished and getattr(rules_for(match), "views_public", False) is True
+    public = not finished and rules_for(match).views_public
     reader = "any reader" if public else seat
     return (match.id, reader, current_language(), finished, tuple(match.bot_seats))
 
@@ -160,7 +160,7 @@ def _worded_lines(match: Match, seat: int | None, after: int, upto: int) -> list
     finished = match.status == Match.Status.FINISHED
     rules = rules_for(match)
     names = seat_names(match)
-    terms: Mapping[str, str] = getattr(rules, "terms", {})
+    terms = rules.terms
     known: Mapping[int, Event] = getattr(match, "_log_events", {})
     if all(seq in known for seq in range(after + 1, upto + 1)):
         new = [(seq, known[seq]) for seq in range(after + 1, upto + 1)]
@@ -184,7 +184,7 @@ def _worded_lines(match: Match, seat: int | None, after: int, upto: int) -> list
 
 
 def _event_lines(
-    rules: Any, event: dict[str, Any], seq: int, names: dict[int, str], terms: Mapping[str, str]
+    rules: Rules[Any], event: dict[str, Any], seq: int, names: dict[int, str], terms: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     out = []
     for line in rules.log_lines(event):
@@ -218,7 +218,7 @@ def chat_rows(match: Match) -> list[ChatMessage]:
     return rows
 
 
-def nothing_secret(rules: Any, seat: int | None, chat: list[dict[str, Any]]) -> bool:
+def nothing_secret(rules: Rules[Any], seat: int | None, chat: list[dict[str, Any]]) -> bool:
     """Whether the partials ``seat`` is shown, with these chat lines, hold nothing hidden from others.
 
     Only such a message may be compressed on the wire (games/runtime/wscompress.py): a secret compressed
@@ -226,7 +226,7 @@ def nothing_secret(rules: Any, seat: int | None, chat: list[dict[str, Any]]) -> 
     secret; a player is when the game's views are public (``views_public``) and no private chat
     line is among what is sent.
     """
-    if seat is not None and not getattr(rules, "views_public", False):
+    if seat is not None and not rules.views_public:
         return False
     return all(line.get("to") is None for line in chat)
 
@@ -249,7 +249,7 @@ def chat_lines(match: Match, seat: int | None) -> list[dict[str, Any]]:
     return out[-CHAT_LINES:]
 
 
-def can_chat(match: Match, rules: Any, state: Any, seat: int | None, *, active: bool | None = None) -> bool:
+def can_chat(match: Match, rules: Rules[Any], state: Any, seat: int | None, *, active: bool | None = None) -> bool:
     """Whether ``seat`` may chat in ``state`` (``active``: whether the match is running, if not now)."""
     if seat is None:
         return False
@@ -259,7 +259,7 @@ def can_chat(match: Match, rules: Any, state: Any, seat: int | None, *, active: 
         active = match.status == Match.Status.ACTIVE
     if not active:
         return False
-    return bool(getattr(rules, "chat_allowed", lambda s, n: True)(state, seat))
+    return rules.chat_allowed(state, seat)
 
 
 ALL_PARTS = frozenset({"board", "log", "chat"})
@@ -287,7 +287,7 @@ def match_context(
         "error": error,
         **_match_constants(match, rules),
         "option_rows": option_rows(match, rules) if match.status == Match.Status.LOBBY else [],
-        "live": bool(getattr(rules, "live", False)),
+        "live": rules.live,
     }
     context["parts"] = parts
     # Read by every fragment of a push (games.templatetags.hideout): cheaper than asking the
@@ -336,7 +336,7 @@ def match_context(
     return context
 
 
-def _match_constants(match: Match, rules: Any) -> dict[str, Any]:
+def _match_constants(match: Match, rules: Rules[Any]) -> dict[str, Any]:
     """What every viewer's context says of the match itself (addresses, names of the game and its
     time limit), worked out once per match object and language: a push renders every seat's board."""
     key = (match.id, match.game, match.time_limit, current_language())
@@ -354,7 +354,7 @@ def _match_constants(match: Match, rules: Any) -> dict[str, Any]:
     return constants
 
 
-def _view_for(match: Match, rules: Any, state: Any, seat: int | None, actors: list[int]) -> dict[str, Any]:
+def _view_for(match: Match, rules: Rules[Any], state: Any, seat: int | None, actors: list[int]) -> dict[str, Any]:
     """``rules.view(state, seat)``, where a spectator's is built once per match state and shared.
 
     In a game whose views are public (``views_public``: a seat's view differs from a spectator's
@@ -363,7 +363,7 @@ def _view_for(match: Match, rules: Any, state: Any, seat: int | None, actors: li
     the spectators' fragments and the seats that wait, not once per seat. The templates and board
     models only read it.
     """
-    if seat is not None and (seat in actors or not getattr(rules, "views_public", False)):
+    if seat is not None and (seat in actors or not rules.views_public):
         own: dict[str, Any] = rules.view(state, seat)
         return own
     kept = getattr(match, "_public_view", None)
@@ -374,7 +374,7 @@ def _view_for(match: Match, rules: Any, state: Any, seat: int | None, actors: li
     return view
 
 
-def _every_viewers(match: Match, rules: Any, state: Any, names: dict[int, str], playing: bool) -> dict[str, Any]:
+def _every_viewers(match: Match, rules: Rules[Any], state: Any, names: dict[int, str], playing: bool) -> dict[str, Any]:
     """The parts of the context that are the same for every viewer, worked out once per match state
     (the pushes after a move build every seat's context from the same match object)."""
     key = (match.version, match.revision, match.status, current_language())  # standings are worded
@@ -416,7 +416,7 @@ def duration_text(seconds: int) -> str:
     return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
 
 
-def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
+def option_rows(match: Match, rules: Rules[Any]) -> list[dict[str, str]]:
     """The match's options as the create form named them: translated label and value.
 
     An option that names a lobby seat (``seat_options``: its value, police_alarm's first thief) or
@@ -424,12 +424,12 @@ def option_rows(match: Match, rules: Any) -> list[dict[str, str]]:
     sits there now: the seats are shuffled at the start and the choice follows that player.
     """
     rows = []
-    hidden: frozenset[str] = getattr(rules, "site_hidden_options", frozenset())
-    seat_valued: tuple[str, ...] = getattr(rules, "seat_options", ())
-    per_seat: tuple[str, ...] = getattr(rules, "per_seat_options", ())
+    hidden = rules.site_hidden_options
+    seat_valued = rules.seat_options
+    per_seat = rules.per_seat_options
     names = seat_names(match) if seat_valued or per_seat else {}
     seat_of_option = {pattern.format(seat=n): n for pattern in per_seat for n in range(match.seat_count)}
-    for option in getattr(rules, "options", ()):
+    for option in rules.options:
         if option.name in hidden:
             continue
         value = match.options.get(option.name, option.default)

@@ -272,7 +272,7 @@ def publish(
         ahead.held.commit()
         _send(match, ahead.messages)
         return
-    if events and board and not seats_changed and getattr(rules_for(match), "live", False):
+    if events and board and not seats_changed and rules_for(match).live:
         try:
             publish_live(match, events, audience)
         except Exception:  # as below: a client that missed events catches up on reconnect
@@ -348,11 +348,11 @@ def live_events(match: Match, events: Mapping[int, Event], seat: int | None) -> 
     outside its ``visible_to`` (clients check continuity with the message's ``after``, not the ``seq``s).
     """
     finished = match.status == Match.Status.FINISHED
-    private = getattr(rules_for(match), "is_private", None)
+    private = rules_for(match).is_private
     out = []
     for seq in sorted(events):
         event = events[seq]
-        if private is not None and private(event) and not finished and (seat is None or seat not in event.visible_to):
+        if private(event) and not finished and (seat is None or seat not in event.visible_to):
             continue
         out.append({"seq": seq, **event_for(event, seat, finished)})
     return out
@@ -379,7 +379,7 @@ def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple
         "after": min(events) - 1,
         "chat_version": match.chat_version,
     }
-    quiet = getattr(rules, "quiet_events", None)  # None: the game's client wants events only
+    quiet = rules.quiet_events  # None: the game's client wants events only
     state = None if quiet is None or all(e.type in quiet for e in events.values()) else load_state(match)
     parts = []
     for number, user_id in seats:

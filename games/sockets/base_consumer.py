@@ -272,7 +272,7 @@ def find_seat(match_id: int, user: Any) -> tuple[int | None, bool] | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
-    live = bool(getattr(rules_for(match), "live", False))
+    live = rules_for(match).live
     seat = viewer_for(match, user).seat
     return (seat if isinstance(seat, int) and not isinstance(seat, bool) else None), live
 

@@ -99,7 +99,7 @@ def report_connection(match_id: int, user_id: int, connected: bool) -> None:
     as away. The engine decides what that means (a spectator's loss changes nothing, T-24).
     """
     match = Match.objects.defer("snapshot").filter(pk=match_id, status=Match.Status.ACTIVE).first()
-    if match is None or not getattr(rules_for(match), "connection_events", False) or match.version == 0:
+    if match is None or not rules_for(match).connection_events or match.version == 0:
         return
     seat = Seat.objects.filter(match_id=match_id, user_id=user_id, is_bot=False).values_list("number", "open_sockets")
     row = seat.first()

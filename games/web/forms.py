@@ -16,7 +16,7 @@ UNIT_SECONDS = {"seconds": 1, "minutes": 60, "days": 86400}
 def site_options(slug: str) -> list[Any]:
     """The options of ``slug`` offered on the site (an engine may have more, not offered yet)."""
     rules = get_rules(slug)
-    hidden: frozenset[str] = getattr(rules, "site_hidden_options", frozenset())
+    hidden = rules.site_hidden_options
     return [option for option in rules.options if option.name not in hidden]
 
 

@@ -12,6 +12,7 @@ from ..base import (
     Deadline,
     DecideContext,
     Event,
+    GenericRules,
     IllegalAction,
     LogLine,
     Option,
@@ -102,7 +103,7 @@ def _kept(state: Game, what: str, seat: int | None, build: Callable[[], Any]) ->
     return _recent.get(state, lambda _state: build(), (what, seat))
 
 
-class BridgeRaceRules:
+class BridgeRaceRules(GenericRules[Game]):
     slug = "bridge_race"
     name = gettext_noop("Bridge Race")
     min_players = 3
@@ -321,9 +322,6 @@ class BridgeRaceRules:
 
     def state_from_json(self, data: Any) -> Game:
         return game_from_json(data)
-
-    def chat_allowed(self, state: Game, seat: int) -> bool:
-        return True
 
 
 def _terms() -> dict[str, str]:

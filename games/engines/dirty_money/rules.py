@@ -15,7 +15,6 @@ from ..base import (
     Event,
     GenericRules,
     IllegalAction,
-    LogLine,
     Option,
     Outcome,
 )
@@ -595,7 +594,6 @@ class DirtyMoneyRules(GenericRules[State]):
         ),
     )
     terms: Mapping[str, str] = TERMS
-    blind_actions: frozenset[str] = frozenset()
 
     # -- setup ---------------------------------------------------------------------------------------------
 
@@ -873,8 +871,11 @@ class DirtyMoneyRules(GenericRules[State]):
 
     # -- the rest of the protocol -------------------------------------------------------------------------
 
-    def evolve(self, state: State, event: Event) -> State:
-        return _evolve(state, event)
+    # The pure parts of the protocol are this game's module functions, as they are.
+    evolve = staticmethod(_evolve)
+    log_lines = staticmethod(_log.log_lines)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         kind, seats = decision(state)
@@ -901,15 +902,6 @@ class DirtyMoneyRules(GenericRules[State]):
         if seat not in seats:
             raise IllegalAction(_("No legal action for seat %(seat)s."), seat=seat)
         return _bot.choose(state, seat, kind, rng)
-
-    def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]:
-        return _log.log_lines(event)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def state_from_json(self, data: Any) -> State:
-        return state_from_json(data)
 
 
 WRONG_MOVE: dict[str, str] = {

@@ -17,7 +17,6 @@ from ..base import (
     GenericRules,
     IllegalAction,
     InvalidAction,
-    LogLine,
     Option,
     Outcome,
 )
@@ -613,8 +612,11 @@ class ExitMemoryRules(GenericRules[State]):
 
     # -- the rest of the protocol ------------------------------------------------------------------
 
-    def evolve(self, state: State, event: Event) -> State:
-        return _evolve(state, event)
+    # The pure parts of the protocol are this game's module functions, as they are.
+    evolve = staticmethod(_evolve)
+    log_lines = staticmethod(_log.log_lines)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view.view(state, seat, self.deadlines(state))
@@ -639,12 +641,3 @@ class ExitMemoryRules(GenericRules[State]):
         if seat not in decision(state)[1]:
             raise IllegalAction(_("No legal action for seat %(seat)s."), seat=seat)
         return _bot.choose(state, seat, rng)
-
-    def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]:
-        return _log.log_lines(event)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def state_from_json(self, data: Any) -> State:
-        return state_from_json(data)

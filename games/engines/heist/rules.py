@@ -15,7 +15,6 @@ from ..base import (
     GenericRules,
     IllegalAction,
     InvalidAction,
-    LogLine,
     Option,
     Outcome,
     gettext_noop,
@@ -1026,8 +1025,11 @@ class HeistRules(GenericRules[State]):
 
     # -- evolve, views, results ------------------------------------------------------------
 
-    def evolve(self, state: State, event: Event) -> State:
-        return _evolve(state, event)
+    # The pure parts of the protocol are this game's module functions, as they are.
+    evolve = staticmethod(_evolve)
+    log_lines = staticmethod(_log.log_lines)
+    state_to_json = staticmethod(_state_to_json)
+    state_from_json = staticmethod(_state_from_json)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """``view.view``: a seat's from the spectator's, built once per state (``view.seat_view``)."""
@@ -1085,15 +1087,6 @@ class HeistRules(GenericRules[State]):
         if not legal:
             raise IllegalAction(_("No legal action for seat %(seat)s."), seat=seat)
         return _bot.choose(state, seat, legal, rng)
-
-    def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]:
-        return _log.log_lines(event)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return _state_to_json(state)
-
-    def state_from_json(self, data: Any) -> State:
-        return _state_from_json(data)
 
     def chat_allowed(self, state: State, seat: int) -> bool:
         """R-22 / R-74: a fully withdrawn player is muted until the heist ends."""

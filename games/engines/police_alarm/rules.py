@@ -55,7 +55,6 @@ from ..base import (
     GenericRules,
     IllegalAction,
     InvalidAction,
-    LogLine,
     Option,
     Outcome,
     gettext_noop,
@@ -619,7 +618,7 @@ class PoliceAlarmRules(GenericRules[State]):
     """A real-time game: its pushes are JSON events, its timers fire on time (T-3)."""
     connection_events = True
     """The platform reports a seat's lost and regained connection (``disconnected``, ``reconnected``)."""
-    quiet_events: frozenset[str] = frozenset({"car_moved"})
+    quiet_events: frozenset[str] | None = frozenset({"car_moved"})
     """Events a client applies on its own (a car move): a push of only these carries no new view."""
     site_hidden_options: frozenset[str] = frozenset({"mode", "relay_hours"})
     seat_options: tuple[str, ...] = ("first",)
@@ -1110,8 +1109,11 @@ class PoliceAlarmRules(GenericRules[State]):
 
     # -- evolve, views, results ------------------------------------------------------------
 
-    def evolve(self, state: State, event: Event) -> State:
-        return _evolve(state, event)
+    # The pure parts of the protocol are this game's module functions, as they are.
+    evolve = staticmethod(_evolve)
+    log_lines = staticmethod(_log.log_lines)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view.view(state, seat, next_timer(state))
@@ -1173,15 +1175,6 @@ class PoliceAlarmRules(GenericRules[State]):
         if seat == state.thief and not state.young and state.phase in (SETUP, COUNTDOWN, RUNNING, PAUSED):
             return {"type": "auto_escape", "on": state.auto_escape}
         raise IllegalAction(_("No legal action for seat %(seat)s."), seat=seat)
-
-    def log_lines(self, event: Mapping[str, Any]) -> list[LogLine]:
-        return _log.log_lines(event)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def state_from_json(self, data: Any) -> State:
-        return state_from_json(data)
 
 
 __all__ = ["MESSAGES", "PoliceAlarmRules", "Rejected", "active_seats", "next_timer", "speed_ready_at"]
