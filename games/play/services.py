@@ -328,6 +328,22 @@ def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
         raise NotAllowed(_("Only the players of this match can act in it."))
 
 
+def _parse(rules: Any, payload: dict[str, Any]) -> dict[str, Any]:
+    """The engine's reading of ``payload``; any error it raises doing so is an unreadable action.
+
+    An engine is to refuse bad input with InvalidAction. Anything else it raises while reading a
+    payload is its own slip, but the payload is still what caused it: logged, and answered 400.
+    """
+    try:
+        action: dict[str, Any] = rules.parse_action(payload)
+    except InvalidAction:
+        raise
+    except Exception as exc:
+        log.exception("%s could not read the action payload %.300r", rules.slug, payload)
+        raise InvalidAction(gettext_noop("That action could not be read.")) from exc
+    return action
+
+
 def _refusal(exc: EngineError) -> ServiceError:
     if isinstance(exc, InvalidAction):
         return ServiceError(engine_message(exc), status=400)
@@ -350,7 +366,7 @@ def _submit(
             raise ServiceError(_("This match is not in progress."), status=409)
         rules = rules_for(match)
         try:
-            action = rules.parse_action(payload)
+            action = _parse(rules, payload)
         except InvalidAction as exc:
             raise _refusal(exc) from exc
         stale = expected_version is not None and expected_version != match.version
@@ -413,7 +429,7 @@ def _submit_guarded(
         return None
     rules = rules_for(match)
     try:
-        action = rules.parse_action(payload)
+        action = _parse(rules, payload)
         # A blind action (a secret choice, an offer) does not depend on the board its sender saw: it
         # is decided on the cached state like any other, and the guard refuses it if that is not current.
         blind = action.get("type") in getattr(rules, "blind_actions", ())
