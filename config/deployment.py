@@ -1,4 +1,4 @@
-"""What differs per deployment: where SECRET_KEY comes from, the channel-layer prefix.
+"""What differs per deployment: where SECRET_KEY comes from, the cache, the channel-layer prefix.
 
 The key signs sessions, password-reset and e-mail confirmation links, so a key anyone can read
 (the development one in this repository) lets anyone forge them. Production must set
@@ -99,6 +99,13 @@ def secret_key(configured: str, debug: bool, local: bool, local_path: Path) -> s
         os.environ["SECRET_KEY"] = key
         return key
     raise ImproperlyConfigured(MISSING_KEY)
+
+
+def caches_for(redis_url: str) -> dict[str, dict[str, object]]:
+    """The CACHES setting: Redis shared by the processes of a deployment, else in-process memory."""
+    if redis_url:
+        return {"default": {"BACKEND": "games.runtime.redis_cache.ResilientRedisCache", "LOCATION": redis_url}}
+    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
 def redis_prefix(redis_url: str) -> str:
