@@ -101,10 +101,24 @@ def secret_key(configured: str, debug: bool, local: bool, local_path: Path) -> s
     raise ImproperlyConfigured(MISSING_KEY)
 
 
+# A cache call answers in well under a millisecond; one that waits this long (a Redis that no
+# longer answers, a network cut) is given up and answered as a miss (games.runtime.redis_cache).
+REDIS_CACHE_TIMEOUT_SECONDS = 1.0
+
+
 def caches_for(redis_url: str) -> dict[str, dict[str, object]]:
     """The CACHES setting: Redis shared by the processes of a deployment, else in-process memory."""
     if redis_url:
-        return {"default": {"BACKEND": "games.runtime.redis_cache.ResilientRedisCache", "LOCATION": redis_url}}
+        return {
+            "default": {
+                "BACKEND": "games.runtime.redis_cache.ResilientRedisCache",
+                "LOCATION": redis_url,
+                "OPTIONS": {
+                    "socket_connect_timeout": REDIS_CACHE_TIMEOUT_SECONDS,
+                    "socket_timeout": REDIS_CACHE_TIMEOUT_SECONDS,
+                },
+            }
+        }
     return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 

@@ -7,6 +7,8 @@ closed port, so every cache call fails at once, as in the first seconds of an ou
 
 from __future__ import annotations
 
+import socket
+import time
 from typing import Any
 
 import pytest
@@ -69,6 +71,27 @@ def test_signing_out_while_redis_is_down_signs_out(redis_down: None, make_user: 
     client.force_login(user)
     assert client.post(reverse("account_logout")).status_code == 302
     assert client.get(reverse("profile")).status_code == 302  # to the sign-in page
+
+
+def test_a_redis_that_stops_answering_costs_one_call_a_second_at_most() -> None:
+    """A port that accepts connections and never answers: the first call gives up, the next ones wait not."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    try:
+        location = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        options = caches_for(location)["default"]["OPTIONS"]
+        cache = ResilientRedisCache(location, {"OPTIONS": options})
+        started = time.monotonic()
+        assert cache.get("a", "missed") == "missed"
+        assert time.monotonic() - started < 3
+        started = time.monotonic()
+        for _ in range(20):
+            assert cache.get("a") is None
+            cache.set("a", 1)
+        assert time.monotonic() - started < 0.5
+    finally:
+        silent.close()
 
 
 class FlakyRedis:
