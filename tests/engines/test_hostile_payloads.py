@@ -54,7 +54,11 @@ HOSTILE: tuple[Any, ...] = (
     "²:+10",
     "1:²",
     "1,1>²",
+    "99999999",
+    "9" * 400,
 )
+# Written for a whole number, these are refused whatever the field (never read as some number).
+NOT_NUMBERS: tuple[Any, ...] = ("²", "٣", "--1", "+-1", "1.5", "1e3", "0x1", "9" * 40, 10**30, True, 1.5)
 MAX_STEPS = 3000
 SAMPLE_EVERY = 9
 
@@ -128,6 +132,17 @@ def test_every_field_of_every_legal_action_takes_each_hostile_value(slug: str) -
     for action, field in pairs:
         for value in HOSTILE:
             assert_read_or_refused(slug, {**action, field: value})
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_numbers_no_form_writes_are_refused_in_every_number_field(slug: str) -> None:
+    rules = get_rules(slug)
+    for action, field in one_action_per_field(slug):
+        if isinstance(action[field], bool) or not isinstance(action[field], int):
+            continue
+        for value in NOT_NUMBERS:
+            with pytest.raises(InvalidAction):
+                rules.parse_action({**action, field: value})
 
 
 json_values = st.recursive(
