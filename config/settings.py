@@ -14,7 +14,7 @@ import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 
-from config.deployment import redis_prefix, secret_key
+from config.deployment import caches_for, redis_prefix, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -155,10 +155,9 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
-    CACHES = {"default": {"BACKEND": "games.runtime.redis_cache.SharedRedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "games.runtime.channel_layer.LoopInMemoryChannelLayer"}}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = caches_for(REDIS_URL)
 
 # Celery: eager (in-process) unless a broker is configured.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost/")
@@ -193,8 +192,9 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
-# Sessions are read from the cache (Redis when configured) and written through to the database.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions are read from the cache (Redis when configured) and written through to the database;
+# while the cache fails, the database alone serves them (games.web.sessions).
+SESSION_ENGINE = "games.web.sessions"
 
 SITE_ID = 1
 ACCOUNT_LOGIN_METHODS = {"email"}

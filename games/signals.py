@@ -1,3 +1,4 @@
+import functools
 import logging
 from typing import Any
 
@@ -23,8 +24,16 @@ def create_profile(sender: type, instance: Any, created: bool, **kwargs: Any) ->
 def close_sockets_of_deactivated_users(sender: type, instance: Any, created: bool, **kwargs: Any) -> None:
     """A deactivated user's open sockets close at once, on every daphne (their consumers check too)."""
     if not created and not instance.is_active:
-        user_id = instance.pk
-        transaction.on_commit(lambda: _revoke(user_id, None))
+        close_sockets_after_commit([instance.pk])
+
+
+def close_sockets_after_commit(user_ids: list[int]) -> None:
+    """Once the transaction deactivating these users commits, close all their sockets everywhere.
+
+    A bulk ``update()`` sends no post_save: whatever deactivates users that way calls this itself.
+    """
+    for user_id in user_ids:
+        transaction.on_commit(functools.partial(_revoke, user_id, None))
 
 
 @receiver(post_delete, sender=ChatMessage)

@@ -16,6 +16,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
+from games.signals import close_sockets_after_commit
+
 MODERATOR_FIELDSETS = (
     (None, {"fields": ("username", "email", "is_active")}),
     (_("Important dates"), {"fields": ("last_login", "date_joined")}),
@@ -61,7 +63,10 @@ class ModeratedUserAdmin(UserAdmin):
 
     @admin.action(description=_("Deactivate the selected users"), permissions=["change"])
     def deactivate_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        count = self._players(request, queryset).update(is_active=False)
+        players = self._players(request, queryset)
+        user_ids = list(players.values_list("pk", flat=True))
+        count = players.update(is_active=False)
+        close_sockets_after_commit(user_ids)  # update() sends no post_save
         self.message_user(request, _("Deactivated %(n)s users.") % {"n": count})
 
     @admin.action(description=_("Reactivate the selected users"), permissions=["change"])

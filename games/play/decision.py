@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from games.engines.base import SYSTEM, DecideContext, Event, IllegalAction, Rules, replay, rng_for
+from games.engines.base import SYSTEM, DecideContext, Event, IllegalAction, InvalidAction, Rules, replay, rng_for
 from games.models import Match
 from games.play import clock, errors
 from games.play.store import load_state, rules_for, snapshot_due, to_datetime
+
+log = logging.getLogger(__name__)
 
 
 class Behind(Exception):
@@ -86,7 +89,7 @@ def decide(
             raise Behind
         raise errors.not_running()
     rules = rules_for(match)
-    action = rules.parse_action(payload)
+    action = _parse(rules, payload)
     if expected_version is not None and expected_version != match.version:
         if cached and expected_version > match.version:
             # The sender saw a version this process has not cached yet (another process wrote it:
@@ -108,6 +111,22 @@ def decide(
     old_version = match.version
     changes = state_changes(match, rules, new_state, old_version, old_version + len(events), now)
     return Decision(rules, seat, old_version, state, events, new_state, changes)
+
+
+def _parse(rules: Rules[Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """The engine's reading of ``payload``; any error it raises doing so is an unreadable action.
+
+    An engine is to refuse bad input with InvalidAction. Anything else it raises while reading a
+    payload is its own slip, but the payload is still what caused it: logged, and answered 400.
+    """
+    try:
+        action: dict[str, Any] = rules.parse_action(payload)
+    except InvalidAction:
+        raise
+    except Exception as exc:
+        log.exception("%s could not read the action payload %.300r", rules.slug, payload)
+        raise InvalidAction(gettext_noop("That action could not be read.")) from exc
+    return action
 
 
 def _judges_itself(rules: Rules[Any]) -> bool:

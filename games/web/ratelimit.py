@@ -10,6 +10,7 @@ comma-separated, all of which must hold; ``settings.HIDEOUT_RATE_LIMITS`` overri
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games.play.services import ServiceError
+
+log = logging.getLogger(__name__)
 
 DEFAULT_RULES: dict[str, str] = {
     "create": "5/60,30/3600",  # new matches
@@ -73,21 +76,33 @@ def _who(user: Any) -> str:
 
 
 def wait_seconds(name: str, user: Any, now: float | None = None) -> int:
-    """Count one ``name`` action of ``user``: 0 if allowed, else the seconds until it would be."""
+    """Count one ``name`` action of ``user``: 0 if allowed, else the seconds until it would be.
+
+    A cache that cannot count (Redis unreachable) lets the action through: a flood limit that
+    is off for a few seconds costs less than refusing, or failing, every action meanwhile.
+    """
     now = clock() if now is None else now
     wait = 0
     for rule in rules(name):
         window = int(now // rule.seconds)
         key = f"ratelimit:{name}:{_who(user)}:{rule.seconds}:{window}"
-        cache.add(key, 0, rule.seconds + 1)
         try:
-            used = cache.incr(key)
-        except ValueError:  # expired between add and incr: a fresh window
-            cache.add(key, 1, rule.seconds + 1)
-            used = 1
+            used = _count(key, rule.seconds + 1)
+        except Exception:
+            log.warning("rate limit %s not counted: the cache failed", name, exc_info=True)
+            continue
         if used > rule.count:
             wait = max(wait, math.ceil((window + 1) * rule.seconds - now))
     return wait
+
+
+def _count(key: str, timeout: int) -> int:
+    cache.add(key, 0, timeout)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr: a fresh window (or a cache that lost it)
+        cache.add(key, 1, timeout)
+        return 1
 
 
 def refusal(name: str, wait: int) -> str:

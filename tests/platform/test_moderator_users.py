@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from .helpers import moderators_group
+from .helpers import moderators_group, started_match
+from .socket_clients import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -121,3 +125,56 @@ def test_item1_superuser_keeps_the_full_user_admin(make_user: Any) -> None:
     page = client.get(reverse("admin:auth_user_change", args=[player.pk])).content.decode()
     assert 'name="is_superuser"' in page
     assert client.get(reverse("admin:auth_user_password_change", args=[player.pk])).status_code == 200
+
+
+async def closed_within_a_second(socket: WebsocketCommunicator) -> int:
+    async def close_code() -> int:
+        while True:
+            message = await socket.receive_output(timeout=1)
+            if message["type"] == "websocket.close":
+                return int(message.get("code", 1000))
+
+    return await asyncio.wait_for(close_code(), timeout=1)
+
+
+def deactivate_with_the_admin_action(moderator: Client, player: Any) -> None:
+    url = reverse("admin:auth_user_changelist")
+    moderator.post(url, {"action": "deactivate_users", "_selected_action": [str(player.pk)]})
+
+
+def deactivate_with_the_change_form(moderator: Client, player: Any) -> None:
+    change_user(moderator, player)  # is_active unchecked
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("deactivate", [deactivate_with_the_admin_action, deactivate_with_the_change_form])
+async def test_every_admin_deactivation_closes_the_players_open_sockets(
+    moderator: Client, make_user: Any, deactivate: Any
+) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user, players=3)
+    player, bystander = by_seat[0], by_seat[1]
+    socket = await connect(player, match.pk)
+    other = await connect(bystander, match.pk)
+    await sync_to_async(deactivate)(moderator, player)
+    await sync_to_async(player.refresh_from_db)()
+    assert not player.is_active
+    assert await closed_within_a_second(socket) == 4401
+    assert await other.receive_nothing(timeout=0.3)  # only the deactivated user's sockets close
+    await other.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_admin_action_closes_only_the_sockets_of_users_it_deactivated(
+    moderator: Client, make_user: Any
+) -> None:
+    match, by_seat = await sync_to_async(started_match)(make_user, players=3)
+    staff = await sync_to_async(make_user)(is_staff=True)
+    sockets = [await connect(by_seat[seat], match.pk) for seat in (0, 1)]
+    url = reverse("admin:auth_user_changelist")
+    selected = [str(by_seat[0].pk), str(staff.pk)]  # a moderator may not deactivate staff
+    await sync_to_async(moderator.post)(url, {"action": "deactivate_users", "_selected_action": selected})
+    assert await closed_within_a_second(sockets[0]) == 4401
+    assert await sockets[1].receive_nothing(timeout=0.3)
+    await sync_to_async(staff.refresh_from_db)()
+    assert staff.is_active
+    await sockets[1].disconnect()

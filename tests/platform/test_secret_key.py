@@ -1,4 +1,4 @@
-"""Hardening item 2: without SECRET_KEY and with DEBUG off the site refuses to start."""
+"""Without a secret SECRET_KEY (unset, a known placeholder, short) and with DEBUG off the site refuses to start."""
 
 from __future__ import annotations
 
@@ -6,6 +6,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.deployment import DEVELOPMENT_KEY, secret_key
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {"DEBUG": "false", "ALLOWED_HOSTS": "example.org", "SECURE_SSL": "true"}
@@ -58,3 +63,42 @@ def test_item2_check_deploy_with_the_readme_production_settings_is_clean() -> No
     key = "production-" + "x9" * 30
     result = run_manage({**PRODUCTION, "SECRET_KEY": key}, "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def example_env_key() -> str:
+    lines = (ROOT / "deploy" / "hideout.env.example").read_text().splitlines()
+    return next(line.split("=", 1)[1] for line in lines if line.startswith("SECRET_KEY="))
+
+
+def test_production_refuses_the_placeholder_of_the_example_env_file() -> None:
+    result = run_manage({**PRODUCTION, "SECRET_KEY": example_env_key()}, "check")
+    assert result.returncode != 0
+    assert "SECRET_KEY is a placeholder" in result.stderr
+
+
+def test_production_refuses_the_development_key() -> None:
+    result = run_manage({**PRODUCTION, "SECRET_KEY": DEVELOPMENT_KEY}, "check")
+    assert result.returncode != 0
+    assert "SECRET_KEY is a placeholder" in result.stderr
+
+
+def test_production_refuses_a_short_key() -> None:
+    result = run_manage({**PRODUCTION, "SECRET_KEY": "s3cr3t-but-short"}, "check")
+    assert result.returncode != 0
+    assert "SECRET_KEY is too short" in result.stderr
+
+
+def test_known_placeholders_and_short_keys_are_refused_before_settings_load(tmp_path: Path) -> None:
+    refused = [
+        example_env_key(),
+        DEVELOPMENT_KEY,
+        "django-insecure-" + "a1" * 30,
+        "change-me-" + "x" * 40,
+        "your-secret-key-here-" + "0" * 30,
+        "y" * 39,
+    ]
+    for key in refused:
+        with pytest.raises(ImproperlyConfigured):
+            secret_key(key, debug=False, local=False, local_path=tmp_path / "key")
+    good = "Zq8" * 20
+    assert secret_key(good, debug=False, local=False, local_path=tmp_path / "key") == good

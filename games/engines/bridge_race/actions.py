@@ -21,18 +21,28 @@ SYSTEM_TYPES = ("start", "resign", "timeout", *END_STEP_TYPES.values())
 STEP_DIRS = {"STRAIGHT": 0, "LANE-": -1, "LANE\u2212": -1, "LANE+": 1}
 
 
+# No field of any action (a seat, a die, a slot, a cell, a speed change, a sequence number)
+# comes near this; a form never sends more digits.
+INT_LIMIT = 1_000_000
+
+
 def _int(v: Any, name: str) -> int:
-    """An integer, or its decimal string as an HTML form sends it ("3", "-1", "+10")."""
+    """An integer, or its decimal string as an HTML form sends it ("3", "-1", "+10"); never huge."""
     if isinstance(v, bool):
         raise InvalidAction(gettext_noop("Field %(name)s must be an integer."), name=name)
+    value: int | None = None
     if isinstance(v, int):
-        return v
-    if isinstance(v, str):
+        value = v
+    elif isinstance(v, str):
         s = v.strip()
         digits = s[1:] if s[:1] in ("+", "-") else s
-        if digits.isascii() and digits.isdigit():
-            return int(s)
-    raise InvalidAction(gettext_noop("Field %(name)s must be an integer."), name=name)
+        if digits.isascii() and digits.isdigit() and len(digits) <= 7:
+            value = int(s)
+    if value is None:
+        raise InvalidAction(gettext_noop("Field %(name)s must be an integer."), name=name)
+    if not -INT_LIMIT <= value <= INT_LIMIT:
+        raise InvalidAction(gettext_noop("Field %(field)s is out of range."), field=name)
+    return value
 
 
 def _cell(v: Any, name: str = "cell") -> list[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -471,13 +472,21 @@ def default_named_role(state: State) -> str | None:
 # --------------------------------------------------------------------------------------------
 
 
+# What a form sends for a whole number: ASCII digits, perhaps a minus sign, never a huge value.
+# ``str.isdigit`` alone would let "²" and "٣" through, which ``int`` refuses or reads as 3.
+_INT_RE = re.compile(r"-?[0-9]{1,6}", re.ASCII)
+_LIMIT = 1_000_000
+
+
 def _int(payload: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = payload.get(key, default)
     if isinstance(value, bool):
         raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
     if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if -_LIMIT <= value <= _LIMIT:
+            return value
+        raise InvalidAction(_("Field %(field)s is out of range."), field=key)
+    if isinstance(value, str) and _INT_RE.fullmatch(value.strip()):
         return int(value.strip())
     if value is None:
         raise InvalidAction(_("Field %(field)s is missing."), field=key)
