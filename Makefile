@@ -10,9 +10,9 @@ PORT ?= 8000
 
 .PHONY: run test test-backends lint bench messages clean
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $(STAMP)
 
 locale/zh_Hant/LC_MESSAGES/django.mo: locale/zh_Hant/LC_MESSAGES/django.po $(STAMP)
