@@ -157,6 +157,40 @@ class Seat(models.Model):
         return player_name(self.user, profile.display_name) if profile else self.user.get_username()
 
 
+class RematchInvite(models.Model):
+    """A former player asked to a rematch (issue 54, item 9): seated only on accepting.
+
+    ``number`` is the lobby seat kept for them while the answer is awaited (the rematch's options
+    that name a seat were written for it); a declined invitation frees it and stays for the host to see.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invites")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rematch_invites")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rematch invitation")
+        verbose_name_plural = _("rematch invitations")
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="one_invite_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.match} invite {self.user_id}: {self.status}"
+
+    @property
+    def display_name(self) -> str:
+        profile = getattr(self.user, "profile", None)
+        return player_name(self.user, profile.display_name) if profile else self.user.get_username()
+
+
 class MatchEvent(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()

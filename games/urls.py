@@ -19,4 +19,5 @@ urlpatterns = [
     path("m/<int:match_id>/chat/", views.match_chat, name="match_chat"),
     path("m/<int:match_id>/resign/", views.match_resign, name="match_resign"),
     path("m/<int:match_id>/rematch/", views.match_rematch, name="match_rematch"),
+    path("m/<int:match_id>/rematch/answer/", views.match_rematch_answer, name="match_rematch_answer"),
 ]

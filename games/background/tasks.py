@@ -129,7 +129,7 @@ def send_turn_reminder(seat: Seat) -> None:
 
 @shared_task(ignore_result=True)
 def send_rematch_invites(match_id: int, user_ids: list[int]) -> int:
-    """E-mail the rematch's link to the other players of the old table, each in their language."""
+    """E-mail the invitation to the rematch to the other players of the old table, each in their language."""
     from django.contrib.auth import get_user_model
 
     match = Match.objects.select_related("host").get(pk=match_id)
@@ -143,7 +143,9 @@ def send_rematch_invites(match_id: int, user_ids: list[int]) -> int:
             profile = getattr(match.host, "profile", None)
             host = profile.name if profile is not None else match.host.get_username()
             subject = _("Hideout: %(host)s asks for a rematch of %(game)s") % {"host": host, "game": match.game_name}
-            body = _("%(host)s wants to play %(game)s again with you. Your seat is waiting:\n\n%(link)s\n") % {
+            body = _(
+                "%(host)s wants to play %(game)s again with you. Accept or decline the invitation here:\n\n%(link)s\n"
+            ) % {
                 "host": host,
                 "game": match.game_name,
                 "link": link,

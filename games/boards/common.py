@@ -59,7 +59,7 @@ def _status(context: Any, key: Any) -> object:
 
 def _after(context: Any, key: Any) -> object:
     match = context["match"]
-    return context.get("seat") is None, match.status, match.rematch_id
+    return context.get("seat") is None, match.status, match.rematch_id, context.get("rematch_answer")
 
 
 def _resign(context: Any, key: Any) -> object:

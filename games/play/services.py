@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 
 from games.engines.base import SYSTEM, Rules, reseat_options
 from games.engines.registry import get_rules
-from games.models import ChatMessage, Match, Seat
-from games.play import clock, guarded, latency_trace, payloads, write_paths
+from games.models import ChatMessage, Match, RematchInvite, Seat
+from games.play import clock, guarded, latency_trace, payloads, rematches, write_paths
 from games.play.decision import action_digest, bot_rng, waiting_keys
 from games.play.errors import NotAllowed, ServiceError, StaleVersion, not_running
 from games.play.followups import advance_after_commit, invite_after_commit, publish_after_commit
@@ -57,8 +57,13 @@ def _lobby_locked(match_id: int) -> Match:
     return match
 
 
+def _kept_numbers(match: Match) -> set[int]:
+    """The lobby seats kept for invited players whose answer is awaited (a rematch's)."""
+    return set(match.invites.filter(status=RematchInvite.Status.PENDING).values_list("number", flat=True))
+
+
 def _free_number(match: Match) -> int:
-    taken = set(match.seats.values_list("number", flat=True))
+    taken = set(match.seats.values_list("number", flat=True)) | _kept_numbers(match)
     for number in range(match.seat_count):
         if number not in taken:
             return number
@@ -66,6 +71,10 @@ def _free_number(match: Match) -> int:
 
 
 def do_join_match(match_id: int, user: Any) -> Seat:
+    if RematchInvite.objects.filter(match_id=match_id, user=user, status=RematchInvite.Status.PENDING).exists():
+        seat = do_answer_rematch(match_id, user, accept=True)  # the seat kept for them
+        assert seat is not None
+        return seat
     with transaction.atomic():
         match = _lobby_locked(match_id)
         existing = match.seats.filter(user=user).first()
@@ -87,6 +96,8 @@ def do_leave_match(match_id: int, user: Any) -> None:
             match.status = Match.Status.ABORTED
             match.save(update_fields=["status"])
         match.seats.filter(user=user).delete()
+        # A rematch's player who leaves its lobby has declined after all: the host sees it.
+        match.invites.filter(user=user).update(status=RematchInvite.Status.DECLINED, answered_at=timezone.now())
         _touch(match)
     publish_after_commit(match)
 
@@ -118,7 +129,11 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
             raise NotAllowed(_("Only the host can start the match."))
         seats = list(match.seats.order_by("number"))
         if len(seats) != match.seat_count:
-            raise ServiceError(_("Every seat must be filled before the match can start."), status=409)
+            statuses = list(match.invites.values_list("status", flat=True))
+            refusal = rematches.start_refusal(match, len(seats), statuses)
+            if refusal is not None:
+                raise ServiceError(refusal, status=409)
+            _close_up(match, seats)
         order = seating_order(match)
         for seat in seats:  # two passes keep (match, number) unique at every step
             seat.number += 100
@@ -131,17 +146,44 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
         match.status = Match.Status.ACTIVE
         match.started_at = timezone.now()
         match.bot_seats = sorted(seat.number for seat in seats if seat.is_bot)
-        match.save(update_fields=["options", "status", "started_at", "bot_seats"])
+        match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count"])
     do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
     match.refresh_from_db()
     return match
 
 
+def _close_up(match: Match, seats: list[Seat]) -> None:
+    """A rematch starting short: the seated players' lobby seats become 0..n-1 and the table n seats.
+
+    Options that name a lobby seat follow their players; those of a seat nobody took are dropped
+    (the game's default). ``seats`` are renumbered in memory only: the start saves their numbers.
+    """
+    rules = rules_for(match)
+    kept = [seat.number for seat in seats]  # in lobby order
+    dropped = [number for number in range(match.seat_count) if number not in kept]
+    where = dict(zip(kept, range(len(kept)), strict=True))
+    where.update(zip(dropped, range(len(kept), match.seat_count), strict=True))
+    options = reseat_options(rules, match.options or {}, [where[number] for number in range(match.seat_count)])
+    for number in range(len(kept), match.seat_count):
+        for template in rules.per_seat_options:
+            options.pop(template.format(seat=number), None)
+    for name in rules.seat_options:
+        raw = str(options.get(name, ""))
+        if raw.isdigit() and int(raw) >= len(kept):
+            options.pop(name)
+    for seat in seats:
+        seat.number = where[seat.number]
+    match.options = options
+    match.seat_count = len(kept)
+
+
 def do_rematch(match_id: int, user: Any) -> Match:
     """A new match of the same game, options and players after this one ended (issue 10, item 5).
 
-    Whoever asks first hosts it; everyone else from the old table is seated in it (bots as bots)
-    and gets an e-mail with the link. Asking again, from any seat, returns the same new match.
+    Whoever asks first hosts it and is its only player seated, with the old table's bots; every
+    other former player is invited (issue 54, item 9): a lobby seat is kept for each, taken only by
+    accepting (:func:`do_answer_rematch`), and an e-mail brings the link. Asking again, from any
+    seat, returns the same new match (unless it was cancelled: then a new one).
     """
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -151,7 +193,9 @@ def do_rematch(match_id: int, user: Any) -> Match:
         if not any(seat.user_id == user.pk for seat in seats):
             raise NotAllowed(_("Only the players of this match can ask for a rematch."))
         if match.rematch_id is not None:
-            return Match.objects.get(pk=match.rematch_id)
+            existing = Match.objects.get(pk=match.rematch_id)
+            if existing.status != Match.Status.ABORTED:
+                return existing
         mine = next(seat for seat in seats if seat.user_id == user.pk)
         lobby = [mine, *(seat for seat in seats if seat is not mine)]  # the new lobby's seats, in order
         # Options about seats were written for this match's seating: they follow their players.
@@ -161,18 +205,46 @@ def do_rematch(match_id: int, user: Any) -> Match:
             game=match.game, host=user, seat_count=match.seat_count, options=options, time_limit=match.time_limit
         )
         Seat.objects.create(match=new, number=0, user=user)
-        others = []
+        invited = []
         for number, seat in enumerate(lobby[1:], start=1):
-            bot_number = seat.bot_number if seat.is_bot else 0
-            Seat.objects.create(match=new, number=number, user=seat.user, is_bot=seat.is_bot, bot_number=bot_number)
-            if seat.user is not None and not seat.is_bot:
-                others.append(seat.user)
+            if seat.is_bot:
+                bot_number = seat.bot_number
+                Seat.objects.create(match=new, number=number, user=seat.user, is_bot=True, bot_number=bot_number)
+            elif seat.user_id is not None:
+                RematchInvite.objects.create(match=new, user_id=seat.user_id, number=number)
+                invited.append(seat.user_id)
         match.rematch = new
         match.save(update_fields=["rematch"])
         _touch(match)
     publish_after_commit(match)
-    invite_after_commit(new.pk, [u.pk for u in others])
+    invite_after_commit(new.pk, invited)
     return new
+
+
+def do_answer_rematch(match_id: int, user: Any, *, accept: bool) -> Seat | None:
+    """``user``'s answer to the invitation to the rematch ``match_id``: accepting takes the lobby
+    seat kept for them; declining frees it, and the host's lobby shows who declined."""
+    with transaction.atomic():
+        match = _lobby_locked(match_id)
+        invite = match.invites.select_for_update().filter(user=user).first()
+        if invite is None:
+            raise NotAllowed(_("You were not invited to this rematch."))
+        if invite.status != RematchInvite.Status.PENDING:
+            raise ServiceError(_("You have already answered this invitation."), status=409)
+        invite.status = RematchInvite.Status.ACCEPTED if accept else RematchInvite.Status.DECLINED
+        invite.answered_at = timezone.now()
+        invite.save(update_fields=["status", "answered_at"])
+        seat = None
+        if accept:
+            seat = Seat.objects.create(match=match, number=invite.number, user=user)
+        _touch(match)
+        old = Match.objects.select_for_update().filter(rematch=match).first()
+        if old is not None:
+            _touch(old)  # its page offers the invitation: no longer
+    publish_after_commit(match)
+    if old is not None:
+        publish_after_commit(old)
+    return seat
 
 
 # --- the write path ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from django.urls import get_script_prefix, reverse
 from games import boards
 from games.engines.base import SYSTEM, Event, Rules
 from games.models import ChatMessage, Match, MatchEvent, Seat
-from games.play import seat_rows
+from games.play import rematches, seat_rows
 from games.play.bounded_cache import BoundedCache
 from games.play.store import kept_events, load_state, rules_for
 from games.push.speaking import current_language, ngettext
@@ -330,6 +330,10 @@ def match_context(
             can_chat=False,
             standings=None,
         )
+    if match.status == Match.Status.LOBBY:
+        context.update(rematches.lobby_context(match, user, seats))
+    elif match.status == Match.Status.FINISHED and viewer.seat is not None:
+        context["rematch_answer"] = rematches.answer_of(match, user)
     context["waiting_on_me"] = viewer.seat is not None and any(
         s.number == viewer.seat and s.waiting_since for s in seats
     )

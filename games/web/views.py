@@ -18,7 +18,7 @@ from django_htmx.middleware import HtmxDetails
 
 from games.boards import police_alarm as police_alarm_board
 from games.engines.registry import available, get_rules
-from games.models import Match, Seat
+from games.models import Match, RematchInvite, Seat
 from games.play import payloads, services
 from games.push.presenter import ALL_PARTS, match_context, viewer_for
 from games.push.pushes import board_with_error, rendered_board
@@ -69,6 +69,11 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     }
     if request.user.is_authenticated:
         context["my_matches"] = _user_matches(request.user)
+        context["rematch_invites"] = list(
+            RematchInvite.objects.filter(
+                user=request.user, status=RematchInvite.Status.PENDING, match__status=Match.Status.LOBBY
+            ).select_related("match__host__profile")
+        )
     return render(request, "games/lobby.html", context)
 
 
@@ -165,7 +170,7 @@ def match_start(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def match_rematch(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    """Start a rematch (or join the one already asked for) and go to its page."""
+    """Ask for a rematch (or find the one already asked for) and go to its page."""
     get_object_or_404(Match, pk=match_id)
     try:
         new = services.do_rematch(match_id, signed_in(request))
@@ -175,6 +180,23 @@ def match_rematch(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(new.get_absolute_url())
     return redirect(new)
+
+
+@login_required
+@require_POST
+def match_rematch_answer(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """Accept (and go to the rematch) or decline (and go back to the lobby) an invitation to a rematch."""
+    match = get_object_or_404(Match, pk=match_id)
+    accept = request.POST.get("answer") == "accept"
+    try:
+        services.do_answer_rematch(match.pk, signed_in(request), accept=accept)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(match)
+    if accept:
+        return redirect(match)
+    messages.info(request, _("You declined the rematch."))
+    return redirect("lobby")
 
 
 @login_required

@@ -97,13 +97,15 @@ def test_item5_rematch_seats_the_same_players_in_a_new_match_and_mails_them(
     new = match.rematch
     assert new is not None and response.status_code == 302 and response["Location"] == new.get_absolute_url()
     assert new.game == "heist" and new.status == new.Status.LOBBY and new.host_id == users[1].pk
+    for n in (0, 2):  # issue 54, item 9: the others are invited and seated once they accept
+        services.do_answer_rematch(new.pk, users[n], accept=True)
     assert sorted(s.user_id for s in new.seats.all()) == sorted(u.pk for u in users.values())
     assert (new.options, new.time_limit, new.seat_count) == (match.options, match.time_limit, match.seat_count)
     assert sorted(m.to[0] for m in mailoutbox) == sorted(u.email for n, u in users.items() if n != 1)
     assert all(new.get_absolute_url() in m.body for m in mailoutbox)
     other = Client()
-    other.force_login(users[2])  # asking again joins the same rematch
-    assert ">Join the rematch<" in other.get(reverse("match", args=[match.pk])).content.decode()
+    other.force_login(users[2])  # asking again finds the same rematch, where they are seated already
+    assert ">Go to the rematch<" in other.get(reverse("match", args=[match.pk])).content.decode()
     other.post(reverse("match_rematch", args=[match.pk]))
     match.refresh_from_db()
     assert match.rematch_id == new.pk

@@ -91,6 +91,7 @@ def test_V3_W10_a_rematch_keeps_the_first_police_and_the_handicaps_with_their_pl
         raise AssertionError("no seating kept the host on the first seat")
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
     rematch = services.do_rematch(match.pk, guest)  # the guest's lobby seat is now the first
+    services.do_answer_rematch(rematch.pk, host, accept=True)  # the host takes the seat kept for them
     assert rematch.seats.get(user=guest).number == 0 and rematch.seats.get(user=host).number == 1
     assert rematch.options["first"] == "1" and rematch.options["step_ms_1"] == "300"
     assert "step_ms_0" not in rematch.options
