@@ -10,10 +10,7 @@ Money page shows its whole scoring table: nothing in the board hides columns beh
 
 from __future__ import annotations
 
-import json
-import re
 import secrets
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,15 +23,12 @@ if _why_not:
 
 from playwright.sync_api import expect  # noqa: E402
 
-from .players import TIMEOUT  # noqa: E402
+from .stored_pages import DATA, imported, make_accounts, signed_in  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-DATA = Path(__file__).parent / "data"
-PASSWORD = "Pw-" + secrets.token_urlsafe(12)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-TWENTY_YEARS = str(20 * 365 * 24 * 3600)
 GAMES = {"heist": 4, "bridge_race": 3, "dirty_money": 3, "exit_memory": 3, "police_alarm": 3}
 
 # What sticks out past the right edge, deepest first: "tag.class (right edge px)".
@@ -57,24 +51,6 @@ INNER_SCROLLS = """() => [...document.querySelectorAll("#board *")].filter(el =>
     + ` (${el.scrollWidth} > ${el.clientWidth})`)"""
 
 
-def make_accounts(site: LiveSite, names: list[str], languages: list[str]) -> list[str]:
-    """Verified accounts made directly in the site's database, each with its profile's language."""
-    emails = [f"{name}@example.com" for name in names]
-    code = (
-        "from allauth.account.models import EmailAddress\n"
-        "from django.contrib.auth import get_user_model\n"
-        f"for email, language in {list(zip(emails, languages, strict=True))!r}:\n"
-        "    u = get_user_model().objects.create_user(username=email.split('@')[0], email=email, "
-        f"password={PASSWORD!r})\n"
-        "    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)\n"
-        "    u.profile.display_name = email.split('@')[0].split('_')[0].capitalize()\n"
-        "    u.profile.language = language\n"
-        "    u.profile.save()\n"
-    )
-    site.manage("shell", "-c", code)
-    return emails
-
-
 def lobbies(site: LiveSite, host: str, guest: str) -> dict[str, str]:
     """A lobby of every game, made by ``host`` and joined by ``guest``: {game: match URL}."""
     code = (
@@ -90,27 +66,6 @@ def lobbies(site: LiveSite, host: str, guest: str) -> dict[str, str]:
     done = site.manage("shell", "-c", code)
     rows = [line.split() for line in done.stdout.splitlines() if line.startswith("LOBBY ")]
     return {game: url for _lobby, game, url in rows}
-
-
-def signed_in(browser: Any, site: LiveSite, email: str, viewport: dict[str, int]) -> Any:
-    context = browser.new_context(base_url=site.url, viewport=viewport)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.goto("/accounts/login/")
-    form = page.locator("form[action='/accounts/login/']")
-    form.locator("input[name='login']").fill(email)
-    form.locator("input[name='password']").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1, timeout=TIMEOUT)
-    return page
-
-
-def imported(site: LiveSite, position: Path, emails: list[str]) -> str:
-    seats = json.loads(position.read_text())["seat_count"]
-    done = site.manage("import_match", str(position), *emails[:seats], "--time-limit", TWENTY_YEARS)
-    found = re.search(r"(/m/\d+/)", done.stdout)
-    assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
-    return found.group(1)
 
 
 def test_no_page_of_any_game_scrolls_sideways_on_a_phone(live_site: LiveSite, browser: Any) -> None:
