@@ -32,10 +32,24 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+class GameFilter(admin.SimpleListFilter):
+    """The matches of one game, by the game's name."""
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        games = Match.objects.order_by().values_list("game", flat=True).distinct()
+        return sorted(((slug, Match(game=slug).game_name) for slug in games), key=lambda pair: pair[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
 @admin.register(Match)
 class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
     list_display = ("id", "game_label", "players", "status", "time_limit", "next_deadline", "created_at")
-    list_filter = ("game", "status")
+    list_filter = (GameFilter, "status")
     search_fields = ("id", "host__email")
     # Moderators read; nothing of a match is edited here (its changes go through the actions).
     fields = (

@@ -192,6 +192,8 @@ def test_item54_19_the_match_list_names_the_game_and_its_players(moderator: Clie
     assert match.game_name in row and ">dirty_money<" not in row
     for user in users.values():
         assert user.profile.display_name in row
+    sidebar = listing[listing.index('id="changelist-filter"') :]
+    assert "?game=dirty_money" in sidebar and ">Dirty Money<" in sidebar and ">dirty_money<" not in sidebar
 
 
 def test_item54_19_a_match_page_reads_and_edits_nothing(moderator: Client, make_user: Any) -> None:
