@@ -8,6 +8,8 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from games.models import ChatMessage, Match, MatchEvent, Profile, Seat
@@ -15,6 +17,8 @@ from games.moderation.event_log import EventLogMixin
 from games.moderation.reveal import RevealForModerationMixin, is_running
 from games.moderation.users import ModeratedUserAdmin
 from games.play import services
+from games.play.store import rules_for
+from games.push.presenter import option_rows, seat_names
 
 
 class SeatInline(admin.TabularInline):
@@ -28,34 +32,71 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+class GameFilter(admin.SimpleListFilter):
+    """The matches of one game, by the game's name."""
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        games = Match.objects.order_by().values_list("game", flat=True).distinct()
+        return sorted(((slug, Match(game=slug).game_name) for slug in games), key=lambda pair: pair[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
 @admin.register(Match)
 class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
-    list_display = ("id", "game", "status", "seat_count", "version", "time_limit", "next_deadline", "created_at")
-    list_filter = ("game", "status")
+    list_display = ("id", "game_label", "players", "status", "time_limit", "next_deadline", "created_at")
+    list_filter = (GameFilter, "status")
     search_fields = ("id", "host__email")
-    readonly_fields = (
-        "game",
+    # Moderators read; nothing of a match is edited here (its changes go through the actions).
+    fields = (
+        "game_label",
+        "players",
         "status",
         "host",
         "seat_count",
-        "options",
+        "options_shown",
         "time_limit",
         "invite_code",
-        "version",
-        "chat_version",
         "next_deadline",
         "outcome",
         "created_at",
         "started_at",
         "finished_at",
+        "version",
+        "chat_version",
+        "revision",
         "reveal_link",
         "event_log",
     )
+    readonly_fields = fields
     inlines = [SeatInline]
     actions = ["abort_matches", "force_timeouts"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).prefetch_related("seats__user__profile")
+
+    @admin.display(description=_("game"), ordering="game")
+    def game_label(self, obj: Match) -> str:
+        return obj.game_name
+
+    @admin.display(description=_("players"))
+    def players(self, obj: Match) -> str:
+        return ", ".join(name for _number, name in sorted(seat_names(obj).items()))
+
+    @admin.display(description=_("options"))
+    def options_shown(self, obj: Match) -> SafeString:
+        try:
+            rows = option_rows(obj, rules_for(obj))
+        except KeyError:  # a game no longer on the site
+            return format_html_join("", "<div>{}: {}</div>", sorted(obj.options.items()))
+        return format_html_join("", "<div>{}: {}</div>", ((row["label"], row["value"]) for row in rows))
 
     @admin.action(description=_("Abort the selected matches"), permissions=["change"])
     def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:

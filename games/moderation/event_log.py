@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from games.models import Match, MatchEvent
 from games.play.store import rules_for
@@ -25,6 +25,51 @@ from games.push.presenter import event_for, render_param, seat_names
 
 EVENTS_PER_PAGE = 50
 _current = threading.local()
+
+# Steps the players' feed leaves out (deals, shuffles, turns passing), told to moderators in words.
+QUIET_STEPS = {
+    # dirty_money
+    "placement_deck_shuffled": gettext_noop("A placement deck was shuffled."),
+    "display_dealt": gettext_noop("A placement card was put on display."),
+    "currency_shuffled": gettext_noop("The currency cards were shuffled."),
+    "money_deck_shuffled": gettext_noop("The money deck was shuffled."),
+    "row_dealt": gettext_noop("An action card was dealt to a location."),
+    "turn_ended": gettext_noop("The turn of %(seat)s ended."),
+    "action_done": gettext_noop("%(seat)s finished an action."),
+    "gain_settled": gettext_noop("The gains of %(seat)s were settled."),
+    "round_ended": gettext_noop("The round ended."),
+    # exit_memory
+    "game_created": gettext_noop("The game was set up."),
+    "shuffled": gettext_noop("A pile was shuffled."),
+    "dealt": gettext_noop("Tiles were dealt to %(seat)s."),
+    "turn_started": gettext_noop("The turn of %(seat)s began."),
+    "drew": gettext_noop("%(seat)s drew from the pile."),
+    "prompted": gettext_noop("%(seat)s was asked to answer the chain."),
+    "ready": gettext_noop("%(seat)s is ready."),
+    # bridge_race
+    "CRANE": gettext_noop("The crane took its turn."),
+    "END_TURN": gettext_noop("%(seat)s ended their turn."),
+    "POLICE_FIRE": gettext_noop("The police fired and hit nobody."),
+    "SHOP_REFRESH": gettext_noop("The shop was refilled."),
+    "NEXT_ROUND": gettext_noop("The next round began."),
+    # police_alarm
+    "auto_escape_set": gettext_noop("%(seat)s changed the automatic escape."),
+    "car_moved": gettext_noop("The police car moved."),
+}
+QUIET_STEP_OF_SEAT = gettext_noop("%(seat)s took a step that the players' log does not show.")
+QUIET_STEP = gettext_noop("The game took a step that the players' log does not show.")
+
+
+def quiet_step(row: MatchEvent, names: dict[int, str]) -> str:
+    """A sentence for an event the players' log leaves out: never its type."""
+    seat = (row.data or {}).get("seat", row.actor)
+    who = names.get(seat) if isinstance(seat, int) and seat >= 0 else None
+    message = QUIET_STEPS.get(row.type)
+    if message is not None and ("%(seat)s" not in message or who is not None):
+        return _(message) % {"seat": who} if who is not None else _(message)
+    if who is not None:
+        return _(QUIET_STEP_OF_SEAT) % {"seat": who}
+    return _(QUIET_STEP)
 
 
 def readable_lines(match: Match, events: list[MatchEvent]) -> list[tuple[MatchEvent, str]]:
@@ -41,7 +86,7 @@ def readable_lines(match: Match, events: list[MatchEvent]) -> list[tuple[MatchEv
                 texts.append(_(line.message) % params if params else _(line.message))
             except (KeyError, ValueError, TypeError):
                 texts.append(line.message)
-        out.append((row, " ".join(texts) or row.type))
+        out.append((row, " ".join(texts) or quiet_step(row, names)))
     return out
 
 

@@ -1,5 +1,7 @@
 // exit_memory: the round's route is walked tile by tile (800 ms a step, skippable), on every board
-// that arrives with a new result. With reduced motion the whole route shows at once.
+// that arrives with a new result, scrolled into view; its result (headline, reasons, the pile) is
+// printed once the walk ends (CSS hides it while the section is .walking). With reduced motion the
+// whole route and its result show at once.
 (function () {
   "use strict";
   const STEP_MS = 800;
@@ -9,8 +11,15 @@
   function animate(section) {
     const key = section.getAttribute("aria-label") + section.querySelector(".em-walk").innerHTML.length +
       section.querySelector("h2").textContent;
-    if (key === shown || reduced) { shown = key; return; }
+    if (key === shown) return;
     shown = key;
+    // A new result: bring the walk into view (on a phone it starts below the fold).
+    const walk = section.querySelector(".em-walk");
+    const box = walk.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      section.scrollIntoView({ behavior: reduced ? "auto" : "smooth", block: "start" });
+    }
+    if (reduced) return;
     const cells = Array.from(section.querySelectorAll(".em-cell"));
     const steps = JSON.parse(section.dataset.steps || "[]");
     const finish = () => { section.classList.remove("walking"); cells.forEach((c) => c.classList.remove("hidden")); };

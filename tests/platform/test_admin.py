@@ -161,3 +161,67 @@ def test_item10_a_running_matchs_event_shows_no_raw_json(moderator: Client, make
     services.do_abort_match(match.pk)
     page = moderator.get(reverse("admin:games_matchevent_change", args=[event.pk])).content.decode()
     assert "field-data" in page
+
+
+def _played(make_user: Any, game: str, players: int, actions: int) -> Match:
+    """A started match of ``game`` whose seats bots played for ``actions`` actions (or to its end)."""
+    import random
+
+    from games.engines.base import SYSTEM
+    from games.play.store import load_state, rules_for
+
+    match, _ = started_match(make_user, game, players, seed=f"admin-{game}")
+    rules, rng = rules_for(match), random.Random(5)
+    for _n in range(actions):
+        state = load_state(match)
+        actors = rules.actors(state)
+        if not actors:
+            break
+        seat = min(actors)
+        action = rules.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else rules.bot_action(state, seat, rng)
+        services.do_submit_action(match.pk, seat, action)
+        match.refresh_from_db()
+    return match
+
+
+def test_item54_19_the_match_list_names_the_game_and_its_players(moderator: Client, make_user: Any) -> None:
+    match, users = started_match(make_user, "dirty_money", 3)
+    listing = moderator.get(reverse("admin:games_match_changelist")).content.decode()
+    row = listing[listing.index(f">{match.pk}<") :]
+    row = row[: row.index("</tr>")]
+    assert match.game_name in row and ">dirty_money<" not in row
+    for user in users.values():
+        assert user.profile.display_name in row
+    sidebar = listing[listing.index('id="changelist-filter"') :]
+    assert "?game=dirty_money" in sidebar and ">Dirty Money<" in sidebar and ">dirty_money<" not in sidebar
+
+
+def test_item54_19_a_match_page_reads_and_edits_nothing(moderator: Client, make_user: Any) -> None:
+    import html
+    import re
+
+    match, users = started_match(make_user, "dirty_money", 3, options={"quick": True})
+    page = html.unescape(moderator.get(reverse("admin:games_match_change", args=[match.pk])).content.decode())
+    form = page[page.index('id="match_form"') :]
+    fields = set(re.findall(r'<(?:input|textarea|select)[^>]*\bname="([^"]+)"', form))
+    model_fields = {f.name for f in Match._meta.get_fields()}
+    assert not fields & model_fields, fields & model_fields  # "Revision" and the rest are read-only
+    assert "Dirty Money" in form and all(u.profile.display_name in form for u in users.values())
+    assert '"quick"' not in form and "Quick Mode" in form  # options as the create form names them
+
+
+def test_item54_19_the_event_log_is_sentences_in_every_game(moderator: Client, make_user: Any) -> None:
+    import html
+
+    from games.moderation.event_log import readable_lines
+
+    for game, players in (("dirty_money", 3), ("exit_memory", 3), ("bridge_race", 3), ("police_alarm", 3)):
+        match = _played(make_user, game, players, 40)
+        events = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+        types = {e.type for e in events}
+        for row, text in readable_lines(match, events):
+            assert text not in types and "_" not in text, (game, row.type, text)
+        page = html.unescape(moderator.get(reverse("admin:games_match_change", args=[match.pk])).content.decode())
+        log = page[page.index('class="event-log"') :]
+        for kind in types:
+            assert f"<td>{kind}</td>" not in log, (game, kind)

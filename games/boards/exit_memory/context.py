@@ -12,6 +12,7 @@ from typing import Any
 
 from games.boards.exit_memory.words import (
     DANGER_HELP,
+    FACING_WORDS,
     FLOOR_HELP,
     REASON_HELP,
     STATUS_NAMES,
@@ -82,7 +83,12 @@ def _hand(view: Mapping[str, Any], legal: list[dict[str, Any]]) -> list[dict[str
         facing = options[0]["facing"] if len(options) == 1 else (t["facings"][0] if len(t["facings"]) == 1 else "N")
         face = tile(t["tile"], t["type"], facing, character=t["character"], symbol=t["symbol"])
         face["choices"] = [
-            {"action": a, "tile": tile(t["tile"], t["type"], a["facing"]), "arrow": ARROWS[a["facing"]]}
+            {
+                "action": a,
+                "tile": tile(t["tile"], t["type"], a["facing"]),
+                "arrow": ARROWS[a["facing"]],
+                "direction": _(FACING_WORDS[a["facing"]]),
+            }
             for a in options
         ]
         face["free"] = len(options) > 1

@@ -61,6 +61,14 @@ WALK_KINDS = {
     "ROUNDABOUT_AGAIN": gettext_noop("roundabout again"),
 }
 
+# Which way a tile faces, as a button says it (with its arrow): the page's up, right, down, left.
+FACING_WORDS = {
+    "N": gettext_noop("up"),
+    "E": gettext_noop("right"),
+    "S": gettext_noop("down"),
+    "W": gettext_noop("left"),
+}
+
 
 def term(key: str) -> str:
     return _(TERMS[key]) if key in TERMS else key

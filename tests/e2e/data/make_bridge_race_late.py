@@ -1,4 +1,5 @@
-"""Write bridge_race_late.json: a 3-player standard Bridge Race late in the race, seat 0 to move.
+"""Write bridge_race_late.json: a 3-player standard Bridge Race late in the race, seat 0 to move, and
+bridge_race_over.json: the same race played to its end.
 
 Bots play every seat through the engine only (no Django): ``RULES.decide``/``RULES.evolve`` from
 ``RULES.initial(3, {"mode": "standard", "time_limit": 60})`` with a fixed seed and fixed clock
@@ -27,6 +28,7 @@ from games.engines.bridge_race import RULES  # noqa: E402
 from tests.e2e.data.stored import play_until, stored_match, write_or_check  # noqa: E402
 
 OUT = Path(__file__).with_name("bridge_race_late.json")
+OVER = Path(__file__).with_name("bridge_race_over.json")
 SEED = "e2e-bridge-race-late-1"
 BOT_SEED = 20240601
 OPTIONS = {"mode": "standard"}
@@ -45,12 +47,10 @@ def late_position(state: Any) -> bool:
     return bool(rows) and max(rows) >= LEAD_ROW
 
 
-def build() -> dict[str, Any]:
+def build(stop: Any = late_position) -> dict[str, Any]:
     start = RULES.initial(3, {**OPTIONS, "time_limit": TIME_LIMIT})
     bots = random.Random(BOT_SEED)
-    state, events = play_until(
-        RULES, start, late_position, seed=SEED, bots=bots, first_clock=START_CLOCK, most=MAX_ACTIONS
-    )
+    state, events = play_until(RULES, start, stop, seed=SEED, bots=bots, first_clock=START_CLOCK, most=MAX_ACTIONS)
     return stored_match(
         RULES,
         start,
@@ -66,6 +66,7 @@ def build() -> dict[str, Any]:
 
 def main() -> None:
     write_or_check(OUT, build(), __file__)
+    write_or_check(OVER, build(lambda s: RULES.outcome(s) is not None), __file__)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Write dirty_money_late.json: a 3-player Quick Mode Dirty Money game near its end.
+"""Write dirty_money_late.json: a 3-player Quick Mode Dirty Money game near its end, and
+dirty_money_over.json: the same game played to its final scoring.
 
 Bots play every seat through the engine only (no Django), from ``RULES.initial(3, {"quick": True})``
 with a fixed seed and fixed clock values, so the same file comes out every time. The play stops at
@@ -25,6 +26,7 @@ from games.engines.dirty_money.rules import decision  # noqa: E402
 from tests.e2e.data.stored import play_until, stored_match, write_or_check  # noqa: E402
 
 OUT = Path(__file__).with_name("dirty_money_late.json")
+OVER = Path(__file__).with_name("dirty_money_over.json")
 SEED = "e2e-dirty-money-late-1"
 BOT_SEED = 1
 OPTIONS = {"quick": True, "choice": False, "pace": "correspondence"}
@@ -40,12 +42,10 @@ def late_position(state: Any) -> bool:
     return close and not state.final and kind == "choose_location" and seats == (0,)
 
 
-def build() -> dict[str, Any]:
+def build(stop: Any = late_position) -> dict[str, Any]:
     start = RULES.initial(3, OPTIONS)
     bots = random.Random(BOT_SEED)
-    state, events = play_until(
-        RULES, start, late_position, seed=SEED, bots=bots, first_clock=START_CLOCK, most=MAX_ACTIONS
-    )
+    state, events = play_until(RULES, start, stop, seed=SEED, bots=bots, first_clock=START_CLOCK, most=MAX_ACTIONS)
     return stored_match(
         RULES,
         start,
@@ -61,6 +61,7 @@ def build() -> dict[str, Any]:
 
 def main() -> None:
     write_or_check(OUT, build(), __file__)
+    write_or_check(OVER, build(lambda s: RULES.outcome(s) is not None), __file__)
 
 
 if __name__ == "__main__":

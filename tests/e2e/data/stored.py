@@ -53,3 +53,34 @@ def write_or_check(out: Path, document: dict[str, Any], script: str) -> None:
         return
     out.write_text(text)
     print(f"wrote {out} ({len(document['events'])} events)")
+
+
+def play_with_deadlines(
+    rules: Any, start: Any, stop: Any, *, seed: str, bots: Any, first_clock: float, most: int
+) -> Any:
+    """As the platform plays a game with timers: a bot answers when the game waits on its seat,
+    SYSTEM steps take their first legal action, otherwise the earliest deadline fires as a SYSTEM
+    action at its time; 5 s an action from ``first_clock``, until ``stop(state)``; (state, events)."""
+    from games.engines.base import SYSTEM
+
+    state, events, clock = start, list[dict[str, Any]](), first_clock
+    for _n in range(most):
+        if stop(state):
+            return state, events
+        actors = set(rules.actors(state))
+        deadlines = sorted(rules.deadlines(state), key=lambda d: d.due)
+        waited = sorted(s for d in deadlines for s in d.seats if s in actors) or sorted(actors - {SYSTEM})
+        clock += 5
+        now = clock
+        if SYSTEM in actors:
+            seat, action = SYSTEM, rules.legal_actions(state, SYSTEM)[0]
+        elif waited:
+            seat = waited[0]
+            action = rules.bot_action(state, seat, bots)
+        elif deadlines:
+            seat, action = SYSTEM, dict(deadlines[0].action)
+            now = clock = max(clock, deadlines[0].due)
+        else:
+            raise SystemExit("the game ended before the position came up; change BOT_SEED")
+        state = apply(rules, state, seat, action, seed, events, now)
+    raise SystemExit(f"no such position within {most} actions")
