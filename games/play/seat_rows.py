@@ -22,6 +22,7 @@ from django.db.models import Field, Model
 
 from games.models import Profile, Seat
 from games.play.store import quoted_columns
+from games.runtime.model_rows import build_plainly, plainly_built
 from games.runtime.related_cache import set_related
 
 Converter = Callable[[Any, Any, Any], Any]
@@ -30,7 +31,7 @@ Converter = Callable[[Any, Any, Any], Any]
 class Table:
     """One model's columns in the query: their attribute names and how each value is converted.
 
-    ``leave_out``: fields not read (``build`` then leaves them deferred).
+    ``leave_out``: fields not read (``build`` then leaves them deferred, and needs ``plain=False``).
     """
 
     def __init__(self, model: type[Model], alias: str, leave_out: tuple[str, ...] = ()) -> None:
@@ -44,8 +45,9 @@ class Table:
             self.converters.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
         self.converting = any(converters for _col, converters in self.converters)
 
-    def build(self, values: tuple[Any, ...], alias: str) -> Model:
-        """The instance of a row's ``values`` for database ``alias``."""
+    def build(self, values: tuple[Any, ...], alias: str, plain: bool = False) -> Model:
+        """The instance of a row's ``values`` for database ``alias``; ``plain``: built without
+        ``Model.__init__`` (:func:`games.runtime.model_rows.plainly_built`)."""
         if self.converting:
             converted = []
             for value, (col, converters) in zip(values, self.converters, strict=True):
@@ -53,6 +55,8 @@ class Table:
                     value = convert(value, col, connection)
                 converted.append(value)
             values = tuple(converted)
+        if plain:
+            return build_plainly(self.model, self.attnames, values, alias)
         return self.model.from_db(alias, self.attnames, list(values))
 
 
@@ -104,20 +108,21 @@ def build(rows: list[tuple[Any, ...]]) -> list[Seat]:
     seat_table, user_table, profile_table = _tables(db.vendor)
     n_seat, n_user = len(seat_table.attnames), len(user_table.attnames)
     alias = db.alias
+    plain_seat, plain_user, plain_profile = (plainly_built(t.model) for t in (seat_table, user_table, profile_table))
     seats: list[Seat] = []
     for row in rows:
         if row[0] is None:
             continue
-        seat = seat_table.build(row[:n_seat], alias)
+        seat = seat_table.build(row[:n_seat], alias, plain_seat)
         user = None
         if row[n_seat] is not None:  # the user's primary key: an empty seat joins nothing
-            user = user_table.build(row[n_seat : n_seat + n_user], alias)
+            user = user_table.build(row[n_seat : n_seat + n_user], alias, plain_user)
             profile = None
             if row[n_seat + n_user] is not None:
                 # Without the way back (profile.user) that select_related sets: a user and a profile
                 # pointing at each other are a cycle, which only the collector frees, and a push
                 # builds every seat's after each move (docs/decisions/0016-gc-tuning.md).
-                profile = profile_table.build(row[n_seat + n_user :], alias)
+                profile = profile_table.build(row[n_seat + n_user :], alias, plain_profile)
             set_related(user, "profile", profile)
         set_related(seat, "user", user)
         assert isinstance(seat, Seat)
