@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import Case, IntegerField, Q, Value, When
+from django.db.models import Case, Count, F, IntegerField, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -62,9 +62,11 @@ def _user_matches(user: Any) -> list[Match]:
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
+        # Open: waiting for players, with a seat free (a full match waits for its host to start it).
         "open_matches": Match.objects.filter(status=Match.Status.LOBBY)
         .exclude(seats__user__pk=request.user.pk or 0)
-        .prefetch_related("seats")[:30],
+        .annotate(taken=Count("seats"))
+        .filter(taken__lt=F("seat_count"))[:30],
         "guide_games": _game_names(),
     }
     if request.user.is_authenticated:
