@@ -85,7 +85,8 @@ def do_leave_match(match_id: int, user: Any) -> None:
         match = _lobby_locked(match_id)
         if match.host_id == user.pk:
             match.status = Match.Status.ABORTED
-            match.save(update_fields=["status"])
+            match.cancelled_by_host = True
+            match.save(update_fields=["status", "cancelled_by_host"])
         match.seats.filter(user=user).delete()
         _touch(match)
     publish_after_commit(match)
