@@ -80,6 +80,8 @@ class Match(models.Model):
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of", editable=False
     )
+    # Who ended it before the end: its host, cancelling it while it waited for players (else a moderator).
+    cancelled_by_host = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

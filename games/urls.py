@@ -13,6 +13,7 @@ urlpatterns = [
     path("m/<int:match_id>/", views.match_page, name="match"),
     path("m/<int:match_id>/join/", views.match_join, name="match_join"),
     path("m/<int:match_id>/leave/", views.match_leave, name="match_leave"),
+    path("m/<int:match_id>/cancel/", views.match_cancel, name="match_cancel"),
     path("m/<int:match_id>/bot/", views.match_add_bot, name="match_add_bot"),
     path("m/<int:match_id>/start/", views.match_start, name="match_start"),
     path("m/<int:match_id>/action/", views.match_action, name="match_action"),

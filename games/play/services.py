@@ -94,7 +94,8 @@ def do_leave_match(match_id: int, user: Any) -> None:
         match = _lobby_locked(match_id)
         if match.host_id == user.pk:
             match.status = Match.Status.ABORTED
-            match.save(update_fields=["status"])
+            match.cancelled_by_host = True
+            match.save(update_fields=["status", "cancelled_by_host"])
         match.seats.filter(user=user).delete()
         # A rematch's player who leaves its lobby has declined after all: the host sees it.
         match.invites.filter(user=user).update(status=RematchInvite.Status.DECLINED, answered_at=timezone.now())

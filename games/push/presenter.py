@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.urls import get_script_prefix, reverse
 
 from games import boards
 from games.engines.base import SYSTEM, Event, Rules
-from games.models import ChatMessage, Match, MatchEvent, Seat
+from games.models import ChatMessage, Match, MatchEvent, Seat, player_name
 from games.play import rematches, seat_rows
 from games.play.bounded_cache import BoundedCache
 from games.play.store import kept_events, load_state, rules_for
@@ -288,6 +289,7 @@ def match_context(
         **_match_constants(match, rules),
         "option_rows": option_rows(match, rules) if match.status == Match.Status.LOBBY else [],
         "live": rules.live,
+        **_lobby_context(match, user, viewer, seats),
     }
     context["parts"] = parts
     # Read by every fragment of a push (games.templatetags.hideout): cheaper than asking the
@@ -338,6 +340,27 @@ def match_context(
         s.number == viewer.seat and s.waiting_since for s in seats
     )
     return context
+
+
+def _lobby_context(match: Match, user: Any, viewer: Viewer, seats: list[Seat]) -> dict[str, Any]:
+    """What the waiting panel and the end of a cancelled match say, from the context alone: a push
+    renders it without a request (no ``user`` or ``request`` in its template context)."""
+    if match.status == Match.Status.LOBBY:
+        return {
+            "can_join": bool(user is not None and user.is_authenticated)
+            and not viewer.is_member
+            and len(seats) < match.seat_count,
+            # The site's own address: a push has no request to take a host from.
+            "invite_link": settings.SITE_URL.rstrip("/") + match.invite_url(),
+        }
+    if match.status == Match.Status.ABORTED:
+        if match.cancelled_by_host:
+            host = match.host
+            profile = getattr(host, "profile", None)
+            name = player_name(host, profile.display_name) if profile else host.get_username()
+            return {"aborted_notice": _("%(host)s, the host, cancelled this match.") % {"host": name}}
+        return {"aborted_notice": _("This match was aborted by a moderator.")}
+    return {}
 
 
 def _match_constants(match: Match, rules: Rules[Any]) -> dict[str, Any]:

@@ -93,7 +93,7 @@ def _inputs(game_inputs: ShellInputs, context: dict[str, Any]) -> object:
     # What match.html#board reads outside its fragments and its opening tag, then the game's board.
     # Not the status itself: what changes as a match ends is in fragments, so that the end of a
     # match is pushed as a diff, not as whole boards (a lobby's board is never kept).
-    aborted = match.status == Match.Status.ABORTED
+    aborted = match.status == Match.Status.ABORTED and context.get("aborted_notice")
     return (aborted, context["seat"], context["board_template"]), game_inputs(context)
 
 

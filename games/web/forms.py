@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import available, get_rules
@@ -29,6 +31,7 @@ class CreateMatchForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["game"]).choices = [(slug, _(get_rules(slug).name)) for slug in available()]
+        self._offer_seat_ranges()
         for slug in available():
             for option in site_options(slug):
                 name = f"{slug}__{option.name}"
@@ -42,6 +45,32 @@ class CreateMatchForm(forms.Form):
                         required=False,
                     )
                 self.fields[name].widget.attrs["data-game"] = slug
+
+    def _offer_seat_ranges(self) -> None:
+        """The seats field offers the chosen game's own range (its engine's ``min_players`` to
+        ``max_players``); ``data-ranges`` and ``data-help`` let the page follow a change of game."""
+        ranges = {slug: (get_rules(slug).min_players, get_rules(slug).max_players) for slug in available()}
+        helps = {
+            slug: gettext("%(game)s: %(min)s to %(max)s players.")
+            % {"game": gettext(get_rules(slug).name), "min": low, "max": high}
+            for slug, (low, high) in ranges.items()
+        }
+        chosen = self.data.get("game") if self.is_bound else self.initial.get("game")
+        if chosen not in ranges:
+            chosen = next(iter(ranges))
+        low, high = ranges[chosen]
+        field = self.fields["seats"]
+        field.help_text = helps[chosen]
+        field.widget.attrs.update(
+            {
+                "min": low,
+                "max": high,
+                "data-ranges": json.dumps({slug: list(pair) for slug, pair in ranges.items()}),
+                "data-help": json.dumps(helps, ensure_ascii=False),
+            }
+        )
+        if not self.is_bound:
+            self.initial["seats"] = min(max(cast(int, field.initial), low), high)
 
     def clean(self) -> dict[str, Any]:
         super().clean()

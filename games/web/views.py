@@ -7,9 +7,10 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import Case, IntegerField, Q, Value, When
+from django.db.models import Case, Count, F, IntegerField, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -62,9 +63,11 @@ def _user_matches(user: Any) -> list[Match]:
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
+        # Open: waiting for players, with a seat free (a full match waits for its host to start it).
         "open_matches": Match.objects.filter(status=Match.Status.LOBBY)
         .exclude(seats__user__pk=request.user.pk or 0)
-        .prefetch_related("seats")[:30],
+        .annotate(taken=Count("seats"))
+        .filter(taken__lt=F("seat_count"))[:30],
         "guide_games": _game_names(),
     }
     if request.user.is_authenticated:
@@ -96,8 +99,7 @@ def match_create(request: HtmxHttpRequest) -> HttpResponse:
             if isinstance(exc, ratelimit.RateLimited):
                 return render(request, "games/create.html", {"form": form}, status=exc.status)
         else:
-            messages.success(request, _("Match created. Send the invite link to your friends."))
-            return redirect(match)
+            return redirect(match)  # its waiting panel asks the host to send the invite link
     status = 400 if request.method == "POST" else 200
     return render(request, "games/create.html", {"form": form}, status=status)
 
@@ -116,6 +118,8 @@ def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpR
             ratelimit.enforce("join", request.user)
             services.do_join_match(match.pk, request.user)
         elif action == "leave":
+            if match.host_id == request.user.pk and match.status == Match.Status.LOBBY:
+                return _to(request, reverse("match_cancel", args=[match.pk]))  # the host is asked first
             services.do_leave_match(match.pk, request.user)
             messages.info(request, _("You left the match."))
             return redirect("lobby")
@@ -130,6 +134,34 @@ def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpR
     if request.htmx:
         return HttpResponse(status=204, headers={"HX-Redirect": match.get_absolute_url()})
     return redirect(match)
+
+
+def _to(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    """Go to ``url``: a whole page, asked for with HTMX or not."""
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": url})
+    return redirect(url)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_cancel(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """The host cancels a match that waits for players: asked first (a page of its own, with or
+    without JavaScript), then done by the POST of that page's form."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.host_id != request.user.pk or match.status != Match.Status.LOBBY:
+        return _to(request, match.get_absolute_url())
+    if request.method == "POST":
+        try:
+            services.do_leave_match(match.pk, request.user)
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+            return _to(request, match.get_absolute_url())
+        messages.info(request, _("You cancelled the match. Its players are told you did."))
+        return _to(request, reverse("lobby"))
+    seats = list(match.seats.exclude(user=request.user).select_related("user__profile"))
+    context = {"match": match, "game_name": match.game_name, "others": [seat.display_name for seat in seats]}
+    return render(request, "games/cancel.html", context)
 
 
 def _started_board(request: HtmxHttpRequest, match: Match) -> HttpResponse:

@@ -35,7 +35,7 @@
     if (Notification.permission === "default") Notification.requestPermission();
   });
   // The create-match form shows only the options of the chosen game.
-  function showGameOptions() {
+  function showGameOptions(changed) {
     var game = document.getElementById("id_game");
     if (!game) return;
     document.querySelectorAll("[data-game]").forEach(function (input) {
@@ -45,9 +45,24 @@
     document.querySelectorAll("[data-guide]").forEach(function (link) {
       link.hidden = link.dataset.guide !== game.value;
     });
+    showSeatRange(game.value, changed === true);
+  }
+  // ... and the seats that game can have: its range, the number kept inside it, its help line.
+  function showSeatRange(slug, clamp) {
+    var seats = document.getElementById("id_seats");
+    if (!seats || !seats.dataset.ranges) return;
+    var range = JSON.parse(seats.dataset.ranges)[slug];
+    if (!range) return;
+    seats.min = range[0];
+    seats.max = range[1];
+    var n = parseInt(seats.value, 10);
+    if (clamp && !isNaN(n)) seats.value = Math.min(Math.max(n, range[0]), range[1]);
+    var help = document.getElementById("id_seats_helptext");
+    var texts = seats.dataset.help ? JSON.parse(seats.dataset.help) : {};
+    if (help && texts[slug]) help.textContent = texts[slug];
   }
   document.addEventListener("change", function (event) {
-    if (event.target.id === "id_game") showGameOptions();
+    if (event.target.id === "id_game") showGameOptions(true);
   });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", showGameOptions);
