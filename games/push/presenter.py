@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
+from django.utils.translation import pgettext
 
 from games import boards
 from games.engines.base import SYSTEM, Event, Rules
@@ -77,12 +78,17 @@ def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
     return event.for_seat(seat)
 
 
+def list_separator() -> str:
+    """What joins the items of a list in the reader's language (", " in English, "、" in Chinese)."""
+    return pgettext("list separator", ", ")
+
+
 def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str, str]) -> Any:
     """A log param for people: seats become names, game ids and terms are translated."""
     if key.endswith("seat") and isinstance(value, int):
         return names.get(value, _("the server") if value == SYSTEM else str(value + 1))
     if isinstance(value, list | tuple):
-        return ", ".join(str(render_param("", v, names, terms)) for v in value)
+        return list_separator().join(str(render_param("", v, names, terms)) for v in value)
     if isinstance(value, str):
         if value in terms:
             return _(terms[value])

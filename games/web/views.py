@@ -22,6 +22,7 @@ from games.models import Match, Seat
 from games.play import payloads, services
 from games.push.presenter import ALL_PARTS, match_context, viewer_for
 from games.push.pushes import board_with_error, rendered_board
+from games.push.speaking import speaking
 from games.web import guides, ratelimit
 from games.web.forms import CreateMatchForm, ProfileForm
 
@@ -287,7 +288,8 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=signed_in(request).profile)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, _("Profile saved."))
+        with speaking(form.cleaned_data["language"]):  # said in the language just chosen
+            messages.success(request, _("Profile saved."))
         response = redirect("profile")
         response.set_cookie("django_language", form.cleaned_data["language"])
         return response

@@ -277,6 +277,16 @@ def test_profile_saves_language_and_reminder_preference(make_user: Any) -> None:
     assert not user.profile.email_reminders
 
 
+def test_issue54_item12_profile_saved_is_said_in_the_language_just_chosen(make_user: Any) -> None:
+    user = make_user()
+    client = client_for(user)
+    form = {"display_name": "Ana", "language": "zh-hant", "email_reminders": "on"}
+    page = client.post(reverse("profile"), form, follow=True).content.decode()
+    assert "個人檔案已儲存。" in page and "Profile saved." not in page
+    page = client.post(reverse("profile"), form | {"language": "en"}, follow=True).content.decode()
+    assert "Profile saved." in page and "個人檔案已儲存。" not in page
+
+
 def test_issue10_item6_turn_sound_and_notification_are_off_by_default_and_set_in_the_profile(
     make_user: Any,
 ) -> None:
