@@ -282,6 +282,21 @@ def match_resign(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return redirect(match)
 
 
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The header's language menu: Django's ``set_language``, and for a signed-in reader their profile
+    too (the profile's language is the one their pages are served in, games.web.middleware)."""
+    from django.conf import settings
+    from django.views.i18n import set_language as django_set_language
+
+    language = request.POST.get("language", "")
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    if profile is not None and language in dict(settings.LANGUAGES) and profile.language != language:
+        profile.language = language
+        profile.save(update_fields=["language"])
+    return django_set_language(request)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HtmxHttpRequest) -> HttpResponse:

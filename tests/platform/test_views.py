@@ -390,3 +390,20 @@ def test_a_refused_post_reuses_the_pushed_board_with_the_message(make_user: Any)
     assert cached.status_code == fresh.status_code == 409
     assert "The board changed before your action arrived" in cached.content.decode()
     assert normal(cached.content.decode()) == normal(fresh.content.decode())
+
+
+def test_issue54_item11_the_header_language_menu_sets_a_signed_in_readers_profile(make_user: Any) -> None:
+    user = make_user()
+    client = client_for(user)
+    assert 'action="/i18n/setlang/"' in client.get(reverse("lobby")).content.decode()
+    response = client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/how-to-play/"})
+    assert response.status_code == 302 and response["Location"] == "/how-to-play/"
+    user.profile.refresh_from_db()
+    assert user.profile.language == "zh-hant"
+    assert '<html lang="zh-hant">' in client.get("/how-to-play/").content.decode()
+    client.post("/i18n/setlang/", {"language": "klingon", "next": "/"})  # not a language of the site
+    user.profile.refresh_from_db()
+    assert user.profile.language == "zh-hant"
+    anonymous = Client()
+    anonymous.post("/i18n/setlang/", {"language": "zh-hant", "next": "/"})
+    assert '<html lang="zh-hant">' in anonymous.get("/how-to-play/").content.decode()
