@@ -12,7 +12,6 @@ from functools import lru_cache
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
-from django.utils.translation import pgettext
 
 from games import boards
 from games.engines.base import SYSTEM, Event, Rules
@@ -20,7 +19,7 @@ from games.models import ChatMessage, Match, MatchEvent, Seat
 from games.play import seat_rows
 from games.play.bounded_cache import BoundedCache
 from games.play.store import kept_events, load_state, rules_for
-from games.push.speaking import current_language, ngettext
+from games.push.speaking import current_language, list_separator, ngettext
 from games.push.speaking import gettext as _
 
 LOG_LINES = 60
@@ -76,11 +75,6 @@ def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
             shown["revealed"] = True  # somebody else's secret: its lines name the owner
         return shown
     return event.for_seat(seat)
-
-
-def list_separator() -> str:
-    """What joins the items of a list in the reader's language (", " in English, "、" in Chinese)."""
-    return pgettext("list separator", ", ")
 
 
 def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str, str]) -> Any:
