@@ -20,7 +20,7 @@ from games.models import ChatMessage, Match, MatchEvent, Seat, player_name
 from games.play import rematches, seat_rows
 from games.play.bounded_cache import BoundedCache
 from games.play.store import kept_events, load_state, rules_for
-from games.push.speaking import current_language, ngettext
+from games.push.speaking import current_language, list_separator, ngettext
 from games.push.speaking import gettext as _
 
 LOG_LINES = 60
@@ -83,7 +83,7 @@ def render_param(key: str, value: Any, names: dict[int, str], terms: Mapping[str
     if key.endswith("seat") and isinstance(value, int):
         return names.get(value, _("the server") if value == SYSTEM else str(value + 1))
     if isinstance(value, list | tuple):
-        return ", ".join(str(render_param("", v, names, terms)) for v in value)
+        return list_separator().join(str(render_param("", v, names, terms)) for v in value)
     if isinstance(value, str):
         if value in terms:
             return _(terms[value])

@@ -86,3 +86,15 @@ def ngettext(singular: str, plural: str, number: int) -> str:
             _plurals.clear()
         _plurals[key] = found
     return found
+
+
+_separators: dict[str, str] = {}
+
+
+def list_separator() -> str:
+    """What joins the items of a list in the reader's language (", " in English, "、" in Chinese)."""
+    language = current_language()
+    found = _separators.get(language)
+    if found is None:
+        found = _separators[language] = translation.pgettext("list separator", ", ")
+    return found

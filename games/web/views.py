@@ -23,6 +23,7 @@ from games.models import Match, RematchInvite, Seat
 from games.play import payloads, services
 from games.push.presenter import ALL_PARTS, match_context, viewer_for
 from games.push.pushes import board_with_error, rendered_board
+from games.push.speaking import speaking
 from games.web import guides, ratelimit
 from games.web.forms import CreateMatchForm, ProfileForm
 
@@ -335,13 +336,29 @@ def match_resign(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return redirect(match)
 
 
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The header's language menu: Django's ``set_language``, and for a signed-in reader their profile
+    too (the profile's language is the one their pages are served in, games.web.middleware)."""
+    from django.conf import settings
+    from django.views.i18n import set_language as django_set_language
+
+    language = request.POST.get("language", "")
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    if profile is not None and language in dict(settings.LANGUAGES) and profile.language != language:
+        profile.language = language
+        profile.save(update_fields=["language"])
+    return django_set_language(request)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HtmxHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=signed_in(request).profile)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, _("Profile saved."))
+        with speaking(form.cleaned_data["language"]):  # said in the language just chosen
+            messages.success(request, _("Profile saved."))
         response = redirect("profile")
         response.set_cookie("django_language", form.cleaned_data["language"])
         return response

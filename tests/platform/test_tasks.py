@@ -144,3 +144,28 @@ def test_a_refused_automatic_move_is_an_error_but_in_a_live_game_r31(
     assert refused[0].levelno == (logging.INFO if live else logging.ERROR)
     match.refresh_from_db()
     assert match.version == version
+
+
+@pytest.mark.parametrize(("language", "name"), [("en", "Heist"), ("zh-hant", None)])
+def test_reminder_names_the_game_by_its_display_name_in_the_readers_language(
+    make_user: Any, later: Any, settings: Any, language: str, name: str | None
+) -> None:
+    """Issue 54 #18: e-mails say "Heist #1", never the code name "heist #1"."""
+    from django.utils import translation
+
+    from games.engines.registry import get_rules
+
+    settings.REMINDER_AFTER = timedelta(minutes=10)
+    match, by_seat = started_match(make_user, time_limit=86400)
+    for user in by_seat.values():
+        user.profile.language = language
+        user.profile.save()
+    later(11 * 60)
+    assert tasks.sweep_reminders() == 4
+    with translation.override(language):
+        expected = name or translation.gettext(get_rules("heist").name)
+    assert expected != "heist"
+    for message in mail.outbox:
+        assert f"{expected} #{match.pk}" in message.subject
+        assert f"{expected} #{match.pk}" in message.body
+        assert f"heist #{match.pk}" not in message.body

@@ -277,6 +277,16 @@ def test_profile_saves_language_and_reminder_preference(make_user: Any) -> None:
     assert not user.profile.email_reminders
 
 
+def test_issue54_item12_profile_saved_is_said_in_the_language_just_chosen(make_user: Any) -> None:
+    user = make_user()
+    client = client_for(user)
+    form = {"display_name": "Ana", "language": "zh-hant", "email_reminders": "on"}
+    page = client.post(reverse("profile"), form, follow=True).content.decode()
+    assert "個人檔案已儲存。" in page and "Profile saved." not in page
+    page = client.post(reverse("profile"), form | {"language": "en"}, follow=True).content.decode()
+    assert "Profile saved." in page and "個人檔案已儲存。" not in page
+
+
 def test_issue10_item6_turn_sound_and_notification_are_off_by_default_and_set_in_the_profile(
     make_user: Any,
 ) -> None:
@@ -380,3 +390,20 @@ def test_a_refused_post_reuses_the_pushed_board_with_the_message(make_user: Any)
     assert cached.status_code == fresh.status_code == 409
     assert "The board changed before your action arrived" in cached.content.decode()
     assert normal(cached.content.decode()) == normal(fresh.content.decode())
+
+
+def test_issue54_item11_the_header_language_menu_sets_a_signed_in_readers_profile(make_user: Any) -> None:
+    user = make_user()
+    client = client_for(user)
+    assert 'action="/i18n/setlang/"' in client.get(reverse("lobby")).content.decode()
+    response = client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/how-to-play/"})
+    assert response.status_code == 302 and response["Location"] == "/how-to-play/"
+    user.profile.refresh_from_db()
+    assert user.profile.language == "zh-hant"
+    assert '<html lang="zh-hant">' in client.get("/how-to-play/").content.decode()
+    client.post("/i18n/setlang/", {"language": "klingon", "next": "/"})  # not a language of the site
+    user.profile.refresh_from_db()
+    assert user.profile.language == "zh-hant"
+    anonymous = Client()
+    anonymous.post("/i18n/setlang/", {"language": "zh-hant", "next": "/"})
+    assert '<html lang="zh-hant">' in anonymous.get("/how-to-play/").content.decode()

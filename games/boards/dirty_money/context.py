@@ -21,6 +21,7 @@ from games.boards.dirty_money.words import (
 from games.engines.dirty_money import cards as C
 from games.engines.dirty_money.payment import cheapest_payment
 from games.push.speaking import gettext as _
+from games.push.speaking import list_separator
 
 SYMBOL = C.SYMBOLS
 REGION_FLAG = {"EU": "EU", "US": "US", "JP": "JP"}
@@ -92,7 +93,7 @@ def _name(names: Mapping[int, str], seat: int | None) -> str:
 
 
 def _who(names: Mapping[int, str], seats: list[int]) -> str:
-    return ", ".join(_name(names, s) for s in seats)
+    return list_separator().join(_name(names, s) for s in seats)
 
 
 def _locations(view: Mapping[str, Any], legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -172,8 +173,8 @@ def _hand(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _purchase(view: Mapping[str, Any], legal: list[dict[str, Any]], villain_id: str) -> dict[str, Any] | None:
     """The payment picker: every purchase option with the cards that may pay it (R-61 to R-63, R-89)."""
     purchase = view.get("purchase")
-    if not purchase:
-        return None
+    if not purchase or not purchase.get("options"):
+        return None  # nothing to buy here (the Banana Republic's visit, R-52): no "Buy" panel
     affordable = {tuple(a["cards"]) for a in legal if a.get("type") == "buy"}
     values: Mapping[str, int] = view.get("hand_values", {})
     hand = tuple(view.get("hand", []))
@@ -210,7 +211,29 @@ def _purchase(view: Mapping[str, Any], legal: list[dict[str, Any]], villain_id: 
             "shark_card": suggestion[1] if suggestion else None,
         }
         (pairs if len(cards) == 2 else singles).append(item)
+    pairs = _one_order_each(pairs)
     return {"singles": singles, "pairs": pairs, "shark": shark, "max_more": purchase.get("max_more", 0)}
+
+
+# Placements whose effect already works for the second card when bought first (R-66).
+_WORKS_FOR_THE_SECOND = (C.EXCHANGE, C.CASINO, C.GALLERY)
+
+
+def _one_order_each(pairs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each pair of placements once (the engine lists A then B and B then A): in the order a buyer
+    would choose, one they can pay, then the lower amount due (R-66), then the one whose first card
+    already works for the second."""
+
+    def preference(item: dict[str, Any]) -> tuple[bool, int, bool, int]:
+        first_works = item["cards"][0]["type"] in _WORKS_FOR_THE_SECOND
+        return (not item["affordable"], item["due"], not first_works, item["index"])
+
+    best: dict[frozenset[str], dict[str, Any]] = {}
+    for item in pairs:
+        key = frozenset(c["id"] for c in item["cards"])
+        if key not in best or preference(item) < preference(best[key]):
+            best[key] = item
+    return sorted(best.values(), key=lambda item: item["index"])
 
 
 def _prompt(view: Mapping[str, Any], legal: list[dict[str, Any]], names: Mapping[int, str]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from games.boards.exit_memory.words import (
     term,
 )
 from games.push.speaking import gettext as _
+from games.push.speaking import list_separator
 
 ROTATION = {"N": 0, "E": 90, "S": 180, "W": 270}
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
@@ -135,7 +136,7 @@ def _chains(view: Mapping[str, Any], names: Mapping[int, str]) -> list[dict[str,
         {
             "number": c["number"],
             "position": c["position"],
-            "members": ", ".join(_name(names, s) for s in c["members"]),
+            "members": list_separator().join(_name(names, s) for s in c["members"]),
         }
         for c in view["chains"]
     ]
@@ -191,7 +192,7 @@ def _result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]
         markers.setdefault(c["position"], []).append(
             {
                 "number": c["chain"],
-                "members": ", ".join(_name(names, s) for s in c["members"]),
+                "members": list_separator().join(_name(names, s) for s in c["members"]),
                 "status": c["status"].replace(" ", "-"),
                 "status_name": _(STATUS_NAMES[c["status"]]),
             }
@@ -207,7 +208,7 @@ def _result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]
                 "markers": markers.get(i, []),
             }
         )
-    scorers = ", ".join(_name(names, s) for s in result["scorers"])
+    scorers = list_separator().join(_name(names, s) for s in result["scorers"])
     if result["outcome"] == "ESCAPED":
         headline = _("The team escaped! Everyone who kept their lost tile scores a point.")
     else:

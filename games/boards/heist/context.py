@@ -9,6 +9,7 @@ from typing import Any
 from games.boards.heist.words import ROLE_NAMES
 from games.engines.heist.constants import LOOT
 from games.push.speaking import gettext as _
+from games.push.speaking import list_separator
 
 
 def _name(names: Mapping[int, str], seat: int) -> str:
@@ -160,7 +161,7 @@ def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, 
                     "Roll call: the boss asks every player with an undecided hand to say their role in the chat, "
                     "in this order: %(order)s. Nobody checks the answers."
                 )
-                % {"order": ", ".join(_name(names, s) for s in order)},
+                % {"order": list_separator().join(_name(names, s) for s in order)},
                 "due": None,
             }
         )

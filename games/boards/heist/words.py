@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.heist.constants import LOOT
+from games.push.speaking import list_separator
 
 ROLE_NAMES = {
     "INFORMANT": _("Informant"),
@@ -65,4 +66,4 @@ def loot_names(ids: Any) -> str:
         if loot is None:
             continue
         out.append(str(_("%(total)sM (stake %(stake)sM)") % {"total": loot.total, "stake": loot.stake}))
-    return ", ".join(out)
+    return list_separator().join(out)

@@ -69,7 +69,7 @@ def texts() -> dict[str, str]:
         "snap": _("The car was put back where the server has it."),
         "announce_roll": _("Rolled %(values)s."),
         "announce_crack": _("Safe cracked!"),
-        "announce_reveal": _("Crime scene %(id)s: %(state)s."),
+        "announce_reveal": _("Crime scene %(id)s: %(state)s"),  # the state word ends it ("a thief!")
         "announce_pause_end": _("Go on!"),
         "announce_go": _("Go!"),
         "end_game": _("End the game"),

@@ -230,11 +230,14 @@ def _scored(d: Mapping[str, Any], x: Mapping[str, Any]) -> Lines:
             LogLine(
                 _(
                     "%(seat)s scores %(total)s: placements %(base)s, art %(art)s, restaurants %(restaurant)s, "
-                    "remittance %(remittance)s, digital banks %(bank)s, tokens %(tokens)s, blacklist -%(penalty)s."
+                    "remittance %(remittance)s, digital banks %(bank)s, tokens %(tokens)s, blacklist %(penalty)s."
                 ),
                 {
-                    k: row.get(k)
-                    for k in ("seat", "total", "base", "art", "restaurant", "remittance", "bank", "tokens", "penalty")
+                    **{
+                        k: row.get(k)
+                        for k in ("seat", "total", "base", "art", "restaurant", "remittance", "bank", "tokens")
+                    },
+                    "penalty": -penalty if isinstance(penalty := row.get("penalty"), int) else penalty,  # "-3", or "0"
                 },
             )
         )

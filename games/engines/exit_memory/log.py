@@ -8,12 +8,19 @@ from typing import Any
 from ..base import LogLine
 from ..base import gettext_noop as _
 
-AUTO = _("(time ran out)")
+# A move the server made when its player's time ran out is told by a whole sentence of its
+# own, so that each language words it in one piece (a suffix glued on would stay untranslated).
+AUTO = {
+    _("%(seat)s placed a tile (#%(index)s)."): _("%(seat)s placed a tile (#%(index)s) (time ran out)."),
+    _("%(seat)s passed."): _("%(seat)s passed (time ran out)."),
+    _("%(seat)s joined the chain."): _("%(seat)s joined the chain (time ran out)."),
+    _("%(seat)s kept their lost tile."): _("%(seat)s kept their lost tile (time ran out)."),
+}
 
 
 def _auto(line: LogLine, data: Mapping[str, Any]) -> LogLine:
     if data.get("auto"):
-        return LogLine(line.message + " %(auto)s", {**line.params, "auto": AUTO})
+        return LogLine(AUTO[line.message], line.params)
     return line
 
 

@@ -30,10 +30,20 @@ _SESSION = {
 }
 
 
-def _circles(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return " and ".join(str(v) for v in value)
-    return ""
+# Where the two thieves hide: one sentence naming both (a list of another length, never written by
+# the rules, is joined as the web layer joins lists).
+_PAIRS = {
+    _("The thief hid the thieves at %(circles)s."): _("The thief hid the thieves at %(a)s and %(b)s."),
+    _("The thieves were hidden at random at %(circles)s."): _("The thieves were hidden at random at %(a)s and %(b)s."),
+    _("The thieves were hidden at %(circles)s."): _("The thieves were hidden at %(a)s and %(b)s."),
+}
+
+
+def _circles(message: str, value: Any) -> LogLine:
+    circles = [str(v) for v in value] if isinstance(value, list | tuple) else []
+    if len(circles) == 2:
+        return LogLine(_PAIRS[message], {"a": circles[0], "b": circles[1]})
+    return LogLine(message, {"circles": circles})
 
 
 def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
@@ -59,7 +69,7 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
                     "round": d.get("round"),
                     "thief_seat": d.get("thief"),
                     "police_seat": d.get("police"),
-                    "codes": ", ".join(str(c) for c in d.get("codes") or ()),
+                    "codes": [str(c) for c in d.get("codes") or ()],  # joined as the reader's language joins lists
                 },
             )
         ]
@@ -68,7 +78,7 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
             msg = _("The thief hid the thieves at %(circles)s.")
             if secret.get("random"):
                 msg = _("The thieves were hidden at random at %(circles)s.")
-            return [L(msg, {"circles": _circles(secret.get("circles"))})]
+            return [_circles(msg, secret.get("circles"))]
         return [L(_("The thief has hidden the thieves."))]
     if kind == "police_ready":
         if d.get("auto"):
@@ -126,7 +136,7 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
             )
         ]
     if kind == "placement_revealed":
-        return [L(_("The thieves were hidden at %(circles)s."), {"circles": _circles(d.get("circles"))})]
+        return [_circles(_("The thieves were hidden at %(circles)s."), d.get("circles"))]
     if kind == "game_ended":
         winners = d.get("winners") or []
         lines = [L(_("The game is over. The seed was %(seed)s."), {"seed": d.get("seed")})]
