@@ -59,6 +59,7 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
     user_group: str | None = None
     revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
+    move_limit: ratelimit.SocketLimit | None = None  # my moves, counted here (see receive_json)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As Channels' own, with my messages handled in fewer loop turns (games.runtime.channels_dispatch)."""
@@ -196,11 +197,25 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
             self.sent_frames.chat = _bounded(content.get("chat_version"))
             await self.push(only_if_newer=True)
         elif kind == "act":
+            if (wait := self._moves_limited()) is not None:
+                await self.send_json(wait | {"key": _key(content)})
+                return
             await self._act(content)
         elif kind == "chat":
             await self._chat(content)
         else:
             await self._other(kind, content)
+
+    def _moves_limited(self) -> dict[str, Any] | None:
+        """The answer to a move past my socket's limit (``None``: within it). Counted in this
+        socket's memory, on the loop: a flood of moves is answered without a write path's work."""
+        if self.move_limit is None:
+            self.move_limit = ratelimit.SocketLimit("move")
+        wait = self.move_limit.wait()
+        if not wait:
+            return None
+        with speaking(self._language()):
+            return {"type": "answer", "status": 429, "message": ratelimit.refusal("move", wait)}
 
     async def _other(self, kind: Any, content: dict[str, Any]) -> None:
         """A message of a ``kind`` no match socket takes (a live game's socket takes pings)."""
@@ -286,6 +301,12 @@ def read_frame(text: str | None) -> dict[str, Any] | None:
     except (ValueError, RecursionError):  # not JSON, nested too deep, or an over-long number
         return None
     return content if isinstance(content, dict) else None
+
+
+def _key(content: dict[str, Any]) -> str | None:
+    """A move's idempotency key, to answer it by (as the write path's answer names it)."""
+    key = content.get("key")
+    return key if isinstance(key, str) and 0 < len(key) <= payloads.MAX_KEY_CHARS else None
 
 
 def user_group(user_id: int) -> str:
