@@ -302,3 +302,13 @@ def test_allauth_keys_failed_logins_by_the_method_the_adapter_overrides() -> Non
 
     assert parameters(DefaultAccountAdapter._get_login_attempts_cache_key) == ["self", "request", "credentials"]
     assert reads(DefaultAccountAdapter.pre_authenticate, "self._get_login_attempts_cache_key(") == []
+
+
+def test_daphne_and_autobahn_close_as_wscompress_sends_a_restart_code() -> None:
+    """wscompress's ``serverClose`` sends 1012 (a stopping daphne, issue 54 item 27) with autobahn's
+    ``sendCloseFrame``, past its ``sendClose``, which refuses every code but 1000 and 3000-4999."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+    from daphne.ws_protocol import WebSocketProtocol as DaphneProtocol
+
+    assert parameters(WebSocketProtocol.sendCloseFrame) == ["self", "code", "reasonUtf8", "isReply"]
+    assert parameters(DaphneProtocol.serverClose) == ["self", "code"]
