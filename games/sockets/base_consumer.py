@@ -161,6 +161,12 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.close(code=code)
 
+    async def layer_resumed(self, event: dict[str, Any]) -> None:
+        """The channel layer lost Redis for a while and has it back (games.runtime.channel_layer):
+        what was published meanwhile never came, so my client gets whatever it now lacks."""
+        if self.opened and not self.revoked:
+            await self.push(only_if_newer=True)
+
     async def user_revoked(self, event: dict[str, Any]) -> None:
         """My user was deactivated, or logged out of the session this socket was opened with."""
         session = event.get("session")

@@ -208,8 +208,11 @@ def test_channels_redis_pubsub_layer_is_as_the_channel_layer_extends_it() -> Non
         ("_ensure_redis", ["self"]),
         ("_ensure_receiver", ["self"]),
         ("_receive_message", ["self", "message"]),
+        ("_do_receiving", ["self"]),
     ):
         assert parameters(getattr(RedisSingleShardConnection, method)) == wanted, method
+    # The shard's receiving loop (overridden: it tells the sockets when Redis is back) is the task it starts.
+    assert reads(RedisSingleShardConnection._ensure_receiver, "self._do_receiving()") == []
     assert parameters(utils._wrap_close) == ["proxy", "loop"]
     assert parameters(utils.decode_hosts) == ["hosts"]
 
