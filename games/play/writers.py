@@ -10,7 +10,9 @@ How many there are is a deployment's choice between a light load's latency and a
 throughput (``SOCKET_WRITER_THREADS``, default 3): each thread working on a move competes with the
 event loop for the interpreter's lock, and the loop can wait up to the switch interval (5 ms) for
 it at each turn (decisions 0014 and 0015 measure both sides).
-A connection is dropped as soon as an error leaves it unusable, and the next move opens a new one.
+A connection is dropped as soon as an error leaves it unusable, or a database error other than a
+refused row leaves a move (a connection closed under the thread, which SQLite's check cannot tell),
+and the next move opens a new one.
 
 A live game's inputs and turn-based moves both come here. Two moves of one match may be written at
 once in one process, as they always could be on two daphnes: the guarded statement (or the row
@@ -30,7 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
-from django.db import connection
+from django.db import DataError, IntegrityError, connection
+from django.db import Error as DatabaseError
 
 from games.runtime.asgiref_loop import serve_loop_from_this_thread
 
@@ -69,11 +72,26 @@ def _keep_connection_usable() -> None:
             connection.close()
 
 
+def lost_connection(error: BaseException) -> bool:
+    """Whether ``error`` is the database's, other than a row it refused: the connection it came
+    from is not to be trusted with the next move (PostgreSQL ended it, or it was closed under us)."""
+    return isinstance(error, DatabaseError) and not isinstance(error, DataError | IntegrityError)
+
+
+def _drop_connection() -> None:
+    with contextlib.suppress(DatabaseError):
+        connection.close()
+
+
 def on_writer(func: Callable[P, R]) -> Callable[P, R]:
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         _keep_connection_usable()
         try:
             return func(*args, **kwargs)
+        except BaseException as error:
+            if lost_connection(error):
+                _drop_connection()
+            raise
         finally:
             _keep_connection_usable()
 

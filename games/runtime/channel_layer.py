@@ -104,6 +104,39 @@ class _Shard(RedisSingleShardConnection):
                         await self._pubsub.unsubscribe(*names)
                         self._subscribed_to.difference_update(names)
 
+    async def _do_receiving(self) -> None:
+        """channels_redis's receiving loop, which also tells this process's sockets when it has its
+        connection back after losing it (Redis restarted, or a blip of the network).
+
+        redis-py subscribes again to every channel as it reconnects, before it reads, but what was
+        published meanwhile is lost, as pub/sub loses it: each socket gets a ``layer.resumed`` to
+        catch up by (its consumer renders what changed since what it sent its client, if anything).
+        """
+        lost = False
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                    if lost:
+                        lost = False
+                        log.warning("channel layer: Redis is back; every socket here catches up")
+                        self._resumed()
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (asyncio.CancelledError, TimeoutError, GeneratorExit):
+                raise
+            except BaseException:
+                if not lost:
+                    log.exception("channel layer: the connection to Redis was lost")
+                lost = True
+                await asyncio.sleep(1)
+
+    def _resumed(self) -> None:
+        resumed = _Decoded({"type": "layer.resumed"})
+        for queue in list(self.channel_layer.channels.values()):
+            queue.put_nowait(resumed)
+
     def _receive_message(self, message: dict[str, Any] | None) -> None:
         if message is not None:
             data = message.get("data")

@@ -128,6 +128,9 @@ class FastDeflate(PerMessageDeflate):
         return deflate(b"".join(pending), self.server_max_window_bits, self.mem_level)
 
 
+SERVER_GOING_CODES = frozenset({1001, 1012, 1013})  # going away, service restart, try again later
+
+
 class SelectiveDeflateProtocol(WebSocketProtocol):
     """daphne's WebSocket protocol, compressing only the messages marked ``DEFLATE``, and sending
     a frame to an idle socket at once (:meth:`sendData`)."""
@@ -140,6 +143,15 @@ class SelectiveDeflateProtocol(WebSocketProtocol):
             super().handle_reply(message)
         finally:
             self._deflate_next = False
+
+    def serverClose(self, code: int | None = None) -> None:
+        """daphne's, also with the codes of a server going away or restarting (RFC 6455 section
+        7.4.1, IANA's registry: 1001, 1012, 1013), which autobahn's ``sendClose`` refuses (it takes 1000
+        and 3000-4999 only): a stopping daphne closes its sockets with 1012 (games.sockets.base_consumer)."""
+        if code in SERVER_GOING_CODES:
+            self.sendCloseFrame(code=code, isReply=False)
+            return
+        super().serverClose(code)
 
     def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:
         """autobahn's, with a frame for an idle socket sent to the kernel at once.

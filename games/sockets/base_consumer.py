@@ -8,9 +8,11 @@ frames and takes its chat. What it sends its client, and how it takes moves, is 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -36,7 +38,11 @@ from games.sockets import presence
 from games.sockets.frames import SentFrames
 from games.web import ratelimit
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME = 16_000  # characters: far more than any move or chat line
+SERVICE_RESTART = 1012  # the close code of a server that is stopping: the page reconnects at once
+STOPPING_SECONDS = 5.0  # how long a stopping server's socket may take to count itself out
 
 UNREADABLE = gettext_noop("That message could not be read.")
 UNKNOWN = gettext_noop("Unknown message.")
@@ -59,6 +65,8 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
     user_group: str | None = None
     revoked = False  # the user was deactivated or logged out: nothing more is taken from this socket
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
+    opened = False  # accepted and not refused: a stopping server closes me with 1012 (see __call__)
+    move_limit: ratelimit.SocketLimit | None = None  # my moves, counted here (see receive_json)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As Channels' own, with my messages handled in fewer loop turns (games.runtime.channels_dispatch)."""
@@ -69,8 +77,28 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
         self.channel_layer = layer
         self.channel_name = await layer.new_channel()
         self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await serve_in_turn([receive, functools.partial(layer.receive, self.channel_name)], self.dispatch)
+        try:
+            with contextlib.suppress(StopConsumer):
+                await serve_in_turn([receive, functools.partial(layer.receive, self.channel_name)], self.dispatch)
+        except asyncio.CancelledError:
+            await self._server_stopping()
+            raise
+
+    async def _server_stopping(self) -> None:
+        """Daphne cancels every socket's task when it is stopped (SIGTERM): my client is told the
+        server restarts (1012, and reconnects to another at once, rather than seeing the connection
+        drop), and I count myself out (presence, groups) as a closing socket does, instead of
+        leaving my user counted as present until the sweep."""
+        if not self.opened:
+            return
+        self.opened = False
+        with contextlib.suppress(Exception):
+            closing: Any = {"type": "websocket.close", "code": SERVICE_RESTART}
+            await self.base_send(closing)
+        try:
+            await asyncio.wait_for(self.disconnect(SERVICE_RESTART), STOPPING_SECONDS)
+        except Exception:
+            log.warning("a stopping socket of match %s did not count itself out", self.match_id, exc_info=True)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As Channels' own, without its ``close_old_connections`` before every message.
@@ -118,6 +146,7 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
         self.sent_frames = SentFrames(_int((query.get("v") or [""])[0], -1), _int((query.get("c") or [""])[0], -1))
         await self._listen()
         await self.accept()
+        self.opened = True
         await self._count_me_in()
 
     async def push(self, only_if_newer: bool = False) -> None:
@@ -131,6 +160,12 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
     async def _refuse(self, code: int) -> None:
         await self.accept()
         await self.close(code=code)
+
+    async def layer_resumed(self, event: dict[str, Any]) -> None:
+        """The channel layer lost Redis for a while and has it back (games.runtime.channel_layer):
+        what was published meanwhile never came, so my client gets whatever it now lacks."""
+        if self.opened and not self.revoked:
+            await self.push(only_if_newer=True)
 
     async def user_revoked(self, event: dict[str, Any]) -> None:
         """My user was deactivated, or logged out of the session this socket was opened with."""
@@ -196,11 +231,25 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
             self.sent_frames.chat = _bounded(content.get("chat_version"))
             await self.push(only_if_newer=True)
         elif kind == "act":
+            if (wait := self._moves_limited()) is not None:
+                await self.send_json(wait | {"key": _key(content)})
+                return
             await self._act(content)
         elif kind == "chat":
             await self._chat(content)
         else:
             await self._other(kind, content)
+
+    def _moves_limited(self) -> dict[str, Any] | None:
+        """The answer to a move past my socket's limit (``None``: within it). Counted in this
+        socket's memory, on the loop: a flood of moves is answered without a write path's work."""
+        if self.move_limit is None:
+            self.move_limit = ratelimit.SocketLimit("move")
+        wait = self.move_limit.wait()
+        if not wait:
+            return None
+        with speaking(self._language()):
+            return {"type": "answer", "status": 429, "message": ratelimit.refusal("move", wait)}
 
     async def _other(self, kind: Any, content: dict[str, Any]) -> None:
         """A message of a ``kind`` no match socket takes (a live game's socket takes pings)."""
@@ -286,6 +335,12 @@ def read_frame(text: str | None) -> dict[str, Any] | None:
     except (ValueError, RecursionError):  # not JSON, nested too deep, or an over-long number
         return None
     return content if isinstance(content, dict) else None
+
+
+def _key(content: dict[str, Any]) -> str | None:
+    """A move's idempotency key, to answer it by (as the write path's answer names it)."""
+    key = content.get("key")
+    return key if isinstance(key, str) and 0 < len(key) <= payloads.MAX_KEY_CHARS else None
 
 
 def user_group(user_id: int) -> str:

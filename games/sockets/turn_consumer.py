@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.db import InterfaceError, OperationalError
+from django.utils import translation
+from django.utils.translation import gettext_noop
 
 from games.models import Match
 from games.play import latency_trace, payloads, services, writers
@@ -24,6 +26,12 @@ from games.push import pushes
 from games.push.speaking import speaking
 from games.sockets.base_consumer import BaseMatchConsumer
 from games.sockets.frames import json_once
+
+DATABASE_AWAY = gettext_noop(
+    "The server could not reach its database, so your move may not have been saved. Try it again."
+)
+
+log = logging.getLogger(__name__)
 
 STALE_BOARD_WAIT = 0.3  # seconds a refused stale move's answer waits for the push of the board that made it stale
 
@@ -161,6 +169,14 @@ class TurnConsumer(BaseMatchConsumer):
             answer.update(status=exc.status, message=exc.message)
             if exc.detail:
                 answer["detail"] = json.loads(json.dumps(exc.detail, default=str))
+        except Exception as exc:
+            if not writers.lost_connection(exc):
+                raise
+            # The database stayed away through the retry (or a move without a key lost it): an
+            # answer that says so, and the socket stays open for the move to be sent again.
+            log.warning("a socket move of match %s was not written: %s", self.match_id, exc)
+            with speaking(self._language()):
+                answer.update(status=503, message=translation.gettext(DATABASE_AWAY))
         else:
             answer.update(status=200, revision=result.revision, version=result.version)
         if answer["status"] == services.StaleVersion.status:
@@ -198,10 +214,10 @@ class TurnConsumer(BaseMatchConsumer):
         move = (self.match_id, self.seat, self._user().pk, sent, received, self._language())
         try:
             return await writers.write(services.do_submit_as_user, *move)
-        except (OperationalError, InterfaceError):
-            if sent.key is None:
+        except Exception as exc:
+            if sent.key is None or not writers.lost_connection(exc):
                 raise
-            # The thread's kept connection was lost (PostgreSQL restarted or ended it) and is closed
-            # now: once more on a new one. The key answers a move that was written before the loss
-            # as written, instead of applying it twice.
+            # The thread's kept connection was lost (PostgreSQL restarted or ended it, or it was
+            # closed under the thread) and is dropped now: once more on a new one. The key answers
+            # a move that was written before the loss as written, instead of applying it twice.
             return await writers.write(services.do_submit_as_user, *move)

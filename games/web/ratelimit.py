@@ -3,9 +3,10 @@
 One small fixed-window counter per (limit, user, window): ``cache.add`` starts it, ``cache.incr``
 counts atomically on both backends. Views call :func:`enforce`, which raises a
 :class:`~games.play.services.ServiceError` (HTTP 429) that they already show; the socket consumer
-calls :func:`ahit` and sends the message it returns. Limits are ``"count/seconds"`` rules,
-comma-separated, all of which must hold; ``settings.HIDEOUT_RATE_LIMITS`` overrides them by name
-(an empty rule turns a limit off).
+calls :func:`ahit` and sends the message it returns. A socket's moves are counted in that socket's
+own memory instead (:class:`SocketLimit`): a move's hot path takes no cache round trip. Limits
+are ``"count/seconds"`` rules, comma-separated, all of which must hold;
+``settings.HIDEOUT_RATE_LIMITS`` overrides them by name (an empty rule turns a limit off).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ DEFAULT_RULES: dict[str, str] = {
     "chat": "8/10,40/60",  # chat lines, over HTTP or the socket
     "sync": "6/10",  # full-board requests over the socket (each costs a render)
     "socket": "20/60",  # new sockets per user
+    # Moves per socket: a police car at its fastest sends one every 150 ms (police_alarm T-6), 13 in
+    # 2 s and 400 a minute; its siren and toggles come on top. A flood is answered here, unwritten.
+    "move": "30/2,600/60",
 }
 
 MESSAGES: dict[str, Promise] = {
@@ -40,6 +44,7 @@ MESSAGES: dict[str, Promise] = {
     "chat": _("You are sending messages too quickly. Try again in %(seconds)s seconds."),
     "sync": _("Too many board refreshes. Try again in %(seconds)s seconds."),
     "socket": _("Too many connections. Try again in %(seconds)s seconds."),
+    "move": _("You are sending moves too quickly. Try again in %(seconds)s seconds."),
 }
 
 
@@ -69,6 +74,28 @@ def rules(name: str) -> list[Rule]:
 def clock() -> float:
     """The limiter's time; tests pin it so that a burst never straddles a window's edge."""
     return time.time()
+
+
+class SocketLimit:
+    """``name``'s rules counted for one socket, in its memory: fixed windows, as :func:`wait_seconds`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.rules = rules(name)
+        self.windows: list[tuple[int, int]] = [(-1, 0)] * len(self.rules)  # per rule: (window, used)
+
+    def wait(self, now: float | None = None) -> int:
+        """Count one action: 0 if allowed, else the seconds until it would be."""
+        now = clock() if now is None else now
+        wait = 0
+        for i, rule in enumerate(self.rules):
+            window = int(now // rule.seconds)
+            current, used = self.windows[i]
+            used = used + 1 if current == window else 1
+            self.windows[i] = (window, used)
+            if used > rule.count:
+                wait = max(wait, math.ceil((window + 1) * rule.seconds - now))
+        return wait
 
 
 def _who(user: Any) -> str:

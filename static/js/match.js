@@ -394,6 +394,14 @@
         status(event.code === 4401 ? (root.dataset.signedOut || "Please sign in again.") : (root.dataset.gone || "This match no longer exists."));
         return;
       }
+      if (event.code === 1012 || event.code === 1001) {
+        // The server is restarting (a stopped daphne says so, 1012): another one takes the page at
+        // once, after a moment's spread so that its pages do not all come back in the same instant.
+        retry = 0;
+        status(root.dataset.offline || "Reconnecting…");
+        setTimeout(connect, 100 + Math.floor(Math.random() * 400));
+        return;
+      }
       if (event.code === 4429) retry = 6;  // too many connections: wait the longest before trying again
       status(root.dataset.offline || "Reconnecting…");
       retry = Math.min(retry + 1, 6);

@@ -353,6 +353,74 @@ async def test_a_move_whose_database_connection_was_lost_is_written_once_on_a_ne
         await communicator.disconnect()
 
 
+async def test_a_move_whose_connection_is_closed_under_the_writer_is_retried_and_the_socket_stays_open(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """Issue 54, item 24: the writer thread's own connection is closed under it in the middle of a
+    move (as a PostgreSQL restart ends it), on SQLite and PostgreSQL alike. The move is written once,
+    on a new connection, and answered; the socket stays open and takes the next move."""
+    from django.db import connection
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    mine = await connect(by_seat[0], match.pk)
+    real = services.do_submit_action
+    cut = {"k-cut-1"}
+
+    def cut_mid_move(*args: Any, **kwargs: Any) -> Any:
+        if kwargs["idempotency_key"] in cut:
+            cut.discard(kwargs["idempotency_key"])
+            connection.ensure_connection()
+            connection.connection.close()  # the raw connection, under Django's feet
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "do_submit_action", cut_mid_move)
+    before = await event_count(match.pk)
+    await mine.send_json_to(act({"type": "choose"}, match.version, "k-cut-1", **{"roles[]": ["GOON"]}))
+    assert (await answer_to(mine))["status"] == 200
+    assert await event_count(match.pk) == before + 1 and cut == set()
+    # The same socket takes the move again (sent again after a reconnect, say): answered, not applied twice.
+    await mine.send_json_to(act({"type": "choose"}, match.version, "k-cut-1", **{"roles[]": ["GOON"]}))
+    assert (await answer_to(mine))["status"] == 200
+    assert await event_count(match.pk) == before + 1
+    await mine.disconnect()
+
+
+async def test_a_move_whose_database_stays_unreachable_gets_a_clear_answer_and_the_socket_stays_open(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """Issue 54, item 24: when the retry fails too (the database still down), or a move without a key
+    loses its connection, the move is answered with a clear error instead of the socket closing with
+    1011; the same socket takes the move again once the database is back."""
+    from django.db import OperationalError
+
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    mine = await connect(by_seat[0], match.pk)
+    real = services.do_submit_action
+    down = {"on": True}
+
+    def unreachable(*args: Any, **kwargs: Any) -> Any:
+        if down["on"]:
+            raise OperationalError("connection to server failed: Connection refused")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "do_submit_action", unreachable)
+    before = await event_count(match.pk)
+    for message in (
+        act({"type": "choose"}, match.version, "k-down-1", **{"roles[]": ["GOON"]}),
+        {k: v for k, v in act({"type": "choose"}, match.version, "", **{"roles[]": ["GOON"]}).items() if k != "key"},
+    ):
+        await mine.send_json_to(message)
+        answer = await answer_to(mine)
+        assert answer["status"] == 503, answer
+        assert "database" in answer["message"] and "try" in answer["message"].lower()
+    assert await event_count(match.pk) == before
+    down["on"] = False
+    await mine.send_json_to(act({"type": "choose"}, match.version, "k-down-1", **{"roles[]": ["GOON"]}))
+    assert (await answer_to(mine))["status"] == 200
+    assert await event_count(match.pk) == before + 1
+    await mine.disconnect()
+
+
 async def test_a_refused_socket_move_is_answered_to_its_sender_only(make_user: Any) -> None:
     match, by_seat = await sync_to_async(started_match)(make_user)
     mine, other = await connect(by_seat[0], match.pk), await connect(by_seat[1], match.pk)

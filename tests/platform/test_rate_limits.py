@@ -95,3 +95,20 @@ def test_item9_an_empty_rule_turns_a_limit_off(make_user: Any, settings: Any) ->
     settings.HIDEOUT_RATE_LIMITS = {"create": ""}
     user = make_user()
     assert all(ratelimit.wait_seconds("create", user) == 0 for _ in range(50))
+
+
+def test_the_default_move_limit_lets_the_fastest_police_car_drive_for_minutes() -> None:
+    """Issue 54, item 25: the default limit is generous for real play: a police car at its fastest speed
+    (one move every 150 ms, police_alarm T-6) for three minutes, with its siren and the odd double
+    press, is never limited; a flood is, within a second."""
+    limit = ratelimit.SocketLimit("move")
+    now, limited = 5_000_000.0, 0
+    for step in range(int(180 / 0.15)):
+        limited += limit.wait(now) > 0
+        if step % 20 == 0:
+            limited += limit.wait(now + 0.01) > 0  # a siren, an auto-escape toggle, a repeated key
+        now += 0.15
+    assert limited == 0
+    flood = ratelimit.SocketLimit("move")
+    assert any(flood.wait(7_000_000.0 + i / 1000) for i in range(1000))
+    assert sum(flood.wait(7_000_000.5) > 0 for _ in range(1000)) == 1000

@@ -208,8 +208,11 @@ def test_channels_redis_pubsub_layer_is_as_the_channel_layer_extends_it() -> Non
         ("_ensure_redis", ["self"]),
         ("_ensure_receiver", ["self"]),
         ("_receive_message", ["self", "message"]),
+        ("_do_receiving", ["self"]),
     ):
         assert parameters(getattr(RedisSingleShardConnection, method)) == wanted, method
+    # The shard's receiving loop (overridden: it tells the sockets when Redis is back) is the task it starts.
+    assert reads(RedisSingleShardConnection._ensure_receiver, "self._do_receiving()") == []
     assert parameters(utils._wrap_close) == ["proxy", "loop"]
     assert parameters(utils.decode_hosts) == ["hosts"]
 
@@ -302,3 +305,13 @@ def test_allauth_keys_failed_logins_by_the_method_the_adapter_overrides() -> Non
 
     assert parameters(DefaultAccountAdapter._get_login_attempts_cache_key) == ["self", "request", "credentials"]
     assert reads(DefaultAccountAdapter.pre_authenticate, "self._get_login_attempts_cache_key(") == []
+
+
+def test_daphne_and_autobahn_close_as_wscompress_sends_a_restart_code() -> None:
+    """wscompress's ``serverClose`` sends 1012 (a stopping daphne, issue 54 item 27) with autobahn's
+    ``sendCloseFrame``, past its ``sendClose``, which refuses every code but 1000 and 3000-4999."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+    from daphne.ws_protocol import WebSocketProtocol as DaphneProtocol
+
+    assert parameters(WebSocketProtocol.sendCloseFrame) == ["self", "code", "reasonUtf8", "isReply"]
+    assert parameters(DaphneProtocol.serverClose) == ["self", "code"]

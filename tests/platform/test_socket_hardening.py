@@ -164,3 +164,39 @@ async def test_item13_refused_sockets_are_accepted_then_closed_with_a_code_the_p
     missing = WebsocketCommunicator(as_user(user), "/ws/match/999999/")
     connected, _ = await missing.connect()
     assert connected and await closed_with(missing) == 4404
+
+
+async def test_moves_sent_too_quickly_are_answered_with_a_limit_and_never_reach_the_writer(
+    make_user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 54, item 25: one socket may no longer send unlimited (refused) moves, each costing a write
+    path's work: past its limit a move is answered at once with a clear message, under its key, and
+    the socket stays open."""
+    from games.play import services
+
+    monkeypatch.setattr(ratelimit, "clock", lambda: 3_000_020.0)  # one window, however slow the run
+    settings.HIDEOUT_RATE_LIMITS = {"move": "3/60"}
+    match, by_seat = await sync_to_async(started_match)(make_user)
+    socket = await connect(by_seat[0], match.pk)
+    real, written = services.do_submit_as_user, []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        written.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "do_submit_as_user", counted)
+    before = await sync_to_async(MatchEvent.objects.filter(match=match).count)()
+    statuses = []
+    for i in range(6):
+        await socket.send_json_to(act({"type": "commit"}, match.version, f"k-flood-{i}"))  # no commit in planning
+        answer = await answer_to(socket)
+        assert answer["key"] == f"k-flood-{i}"
+        statuses.append(answer["status"])
+        if answer["status"] == 429:
+            assert "moves too quickly" in answer["message"] and "Try again in" in answer["message"]
+    assert statuses == [422, 422, 422, 429, 429, 429]
+    assert len(written) == 3
+    assert await sync_to_async(MatchEvent.objects.filter(match=match).count)() == before
+    await socket.send_json_to({"type": "sync", "revision": 0, "chat_version": 0})
+    assert (await socket.receive_json_from(timeout=5))["type"] == "update"  # still open
+    await socket.disconnect()
