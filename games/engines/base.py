@@ -246,9 +246,14 @@ class Rules(Protocol[S]):
     """Of a live game: the events its client applies by itself; a push holding any other event
     carries the viewer's new ``view`` too. ``None`` (the default): pushes carry events only."""
 
+    private_event_types: frozenset[str]
+    """Of a live game: the types of the events :meth:`is_private` may call private (the platform
+    looks them up by type, to count what each viewer is not told of; default: none)."""
+
     def is_private(self, event: Event) -> bool:
         """Of a live game: whether the event's very existence is secret, so that it is pushed only
-        to its ``visible_to`` seats while the game runs (default: no event is)."""
+        to its ``visible_to`` seats while the game runs (default: no event is). Nothing else moves
+        for the others: the counters they are shown skip it (games.push.presenter.viewer_version)."""
         ...
 
     @property
@@ -320,6 +325,7 @@ class GenericRules(Generic[S]):
     live: bool = False
     connection_events: bool = False
     quiet_events: frozenset[str] | None = None
+    private_event_types: frozenset[str] = frozenset()
     bot_plan: BotPlan[S] | None = None
 
     def is_private(self, event: Event) -> bool:

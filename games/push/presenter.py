@@ -68,6 +68,70 @@ def seat_names(match: Match) -> dict[int, str]:
     return names
 
 
+# --- what a viewer is not told of: a live game's private events (rules.is_private) ----------------
+
+Privates = tuple[tuple[int, tuple[int, ...]], ...]
+"""The (seq, visible_to) of a match's private events, oldest first."""
+
+_privates: BoundedCache[int, tuple[str, int, Privates]] = BoundedCache(4096, revision_keyed=True)
+
+
+def private_events(match: Match, known: Mapping[int, Event] | None = None) -> Privates:
+    """The match's private events up to its version; ``known``: events the caller holds, by ``seq``
+    (a push passes the move's, so the kept list grows without a query)."""
+    rules = rules_for(match)
+    if not rules.private_event_types or match.version <= 0:
+        return ()
+    kept = _privates.get(match.pk)
+    if kept is not None and kept[0] == match.seed and kept[1] <= match.version:
+        if kept[1] == match.version:
+            return kept[2]
+        seen = {**kept_events(match.pk), **(known or {})}
+        new = range(kept[1] + 1, match.version + 1)
+        if all(seq in seen for seq in new):
+            found = kept[2] + tuple((seq, seen[seq].visible_to) for seq in new if rules.is_private(seen[seq]))
+            _privates.put(match.pk, (match.seed, match.version, found))
+            return found
+    rows = MatchEvent.objects.filter(match_id=match.pk, seq__lte=match.version, type__in=rules.private_event_types)
+    found = tuple((row.seq, tuple(row.visible_to)) for row in rows.order_by("seq") if rules.is_private(row.to_event()))
+    _privates.put(match.pk, (match.seed, match.version, found))
+    return found
+
+
+def hidden_from(privates: Privates, seat: int | None, upto: int) -> int:
+    """How many of the events up to ``upto`` ``seat`` (``None``: a spectator) is not told of."""
+    return sum(1 for seq, audience in privates if seq <= upto and (seat is None or seat not in audience))
+
+
+def viewer_version(match: Match, seat: int | None, privates: Privates | None = None) -> int:
+    """The game version ``seat`` is shown: the match's, less the private events it is not told of
+    while the game runs (T-18, H-2: so that they move nothing it sees). Once the game is over every
+    event is public, and so is the version."""
+    if match.status == Match.Status.FINISHED:
+        return match.version
+    privates = private_events(match) if privates is None else privates
+    return match.version - hidden_from(privates, seat, match.version)
+
+
+def kept_version_shown(match_id: int, seat: int | None, version: int) -> int | None:
+    """:func:`version_shown` from what this process keeps, without the database (``None``: not kept)."""
+    kept = _privates.get(match_id)
+    if kept is not None and kept[1] >= version:
+        return version - hidden_from(kept[2], seat, version)
+    return None
+
+
+def version_shown(match_id: int, seat: int | None, version: int) -> int:
+    """The game version ``version`` as ``seat`` is shown it (the answer to its move says it)."""
+    kept = kept_version_shown(match_id, seat, version)
+    if kept is not None:
+        return kept
+    match = Match.objects.filter(pk=match_id).first()  # the push of that version ran elsewhere
+    if match is None or match.status == Match.Status.FINISHED:
+        return version
+    return version - hidden_from(private_events(match), seat, version)
+
+
 def event_for(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
     """The event as ``seat`` may see it; once the match is over players see every secret (R-68)."""
     if finished and seat is not None and event.secret is not None:
@@ -97,6 +161,7 @@ _log_cache: BoundedCache[tuple[Any, ...], tuple[int, list[dict[str, Any]]]] = Bo
 
 def forget_log_cache() -> None:
     _log_cache.clear()
+    _privates.clear()
     _chat_cache.clear()
 
 
@@ -282,7 +347,7 @@ def match_context(
         "is_host": user is not None and user.is_authenticated and match.host_id == user.pk,
         "names": names,
         "seats": seats,
-        "version": match.version,
+        "version": viewer_version(match, viewer.seat),
         "revision": match.revision,
         "chat_version": match.chat_version,
         "error": error,

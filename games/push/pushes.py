@@ -33,7 +33,17 @@ from games.play import render_ahead as speculation
 from games.play.bounded_cache import BoundedCache
 from games.play.store import load_state, remember, rules_for
 from games.push import broadcaster, shell_memo
-from games.push.presenter import can_chat, chat_rows, event_for, match_context, nothing_secret, prefetch_log
+from games.push.presenter import (
+    Privates,
+    can_chat,
+    chat_rows,
+    event_for,
+    hidden_from,
+    match_context,
+    nothing_secret,
+    prefetch_log,
+    private_events,
+)
 from games.push.speaking import current_language, speaking
 from games.templatetags.hideout import log_items, placeholder
 
@@ -206,7 +216,7 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
     user_id = getattr(user, "pk", None)
     out = Rendered(
         revision=match.revision,
-        version=match.version,
+        version=context["version"],
         chat_version=match.chat_version,
         public=nothing_secret(context["rules"], context["seat"], context["chat"]),
         seat=context["seat"],
@@ -340,22 +350,31 @@ def render_ahead(
     return RenderedAhead(held, messages)
 
 
-def live_events(match: Match, events: Mapping[int, Event], seat: int | None) -> list[dict[str, Any]]:
-    """The new events as ``seat`` may see them (``None``: a spectator), each with its ``seq``.
+def live_events(
+    match: Match, events: Mapping[int, Event], seat: int | None, privates: Privates = ()
+) -> tuple[int, int, list[dict[str, Any]]]:
+    """The new events as ``seat`` may see them (``None``: a spectator), with the game versions it
+    is shown before and after them: ``(after, version, events)``.
 
     An event the game calls private (``rules.is_private``: nothing in it is public, so that it
-    happened at all is the secret, e.g. police_alarm's auto-escape flag) is left out for everyone
-    outside its ``visible_to`` (clients check continuity with the message's ``after``, not the ``seq``s).
+    happened at all is the secret, e.g. police_alarm's placement and auto-escape flag) is left out
+    for everyone outside its ``visible_to`` while the game runs, and moves nothing they are shown:
+    their versions and the events' ``seq``s skip it (``privates``: the match's private events,
+    :func:`games.push.presenter.private_events`).
     """
     finished = match.status == Match.Status.FINISHED
     private = rules_for(match).is_private
+    first = min(events)
+    after = first - 1 - hidden_from(privates, seat, first - 1)
     out = []
+    shown = after
     for seq in sorted(events):
         event = events[seq]
         if private(event) and not finished and (seat is None or seat not in event.visible_to):
             continue
-        out.append({"seq": seq, **event_for(event, seat, finished)})
-    return out
+        shown += 1
+        out.append({"seq": shown, **event_for(event, seat, finished)})
+    return after, match.version if finished else shown, out
 
 
 def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple[int, int]] | None = None) -> None:
@@ -366,31 +385,36 @@ def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple
     that names ``quiet_events`` (the events its client applies by itself, a car move: a few dozen
     bytes) gets, with any other event, the viewer's new ``view``, the same JSON its board is drawn
     from, so that no client has to replay the rules. A client whose version is not the message's
-    ``after`` asks for the board again.
+    ``after`` asks for the board again. A viewer told of none of the events (they were all
+    private, :func:`live_events`) is sent nothing at all.
     """
     rules = rules_for(match)
     seats = audience
     if seats is None:
         rows = Seat.objects.filter(match_id=match.pk, user__isnull=False, open_sockets__gt=0)
         seats = list(rows.values_list("number", "user_id"))
-    head = {
-        "revision": match.revision,
-        "version": match.version,
-        "after": min(events) - 1,
-        "chat_version": match.chat_version,
-    }
+    privates = private_events(match, events)
+    head = {"revision": match.revision, "chat_version": match.chat_version}
     quiet = rules.quiet_events  # None: the game's client wants events only
     state = None if quiet is None or all(e.type in quiet for e in events.values()) else load_state(match)
     parts = []
     for number, user_id in seats:
-        part = {"seat": number, "user": user_id, **head, "events": live_events(match, events, number)}
+        after, version, shown = live_events(match, events, number, privates)
+        if not shown:
+            continue
+        part = {"seat": number, "user": user_id, **head, "after": after, "version": version, "events": shown}
         if state is not None:
             part["view"] = rules.view(state, number)
         parts.append(part)
-    public = {"type": "match.live", **head, "events": live_events(match, events, None)}
-    if state is not None:
-        public["view"] = rules.view(state, None)
-    broadcaster.send_many([*_to_players(match.pk, "seats.live", parts), (watch_group(match.pk), public)])
+    messages = _to_players(match.pk, "seats.live", parts)
+    after, version, shown = live_events(match, events, None, privates)
+    if shown:
+        public = {"type": "match.live", **head, "after": after, "version": version, "events": shown}
+        if state is not None:
+            public["view"] = rules.view(state, None)
+        messages.append((watch_group(match.pk), public))
+    if messages:
+        broadcaster.send_many(messages)
 
 
 def _to_players(match_id: int, kind: str, parts: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:

@@ -14,6 +14,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from games.play import clock
+from games.push import presenter
 from games.sockets import livesocket
 from games.sockets.base_consumer import UNREADABLE, read_frame
 from games.sockets.turn_consumer import TurnConsumer
@@ -92,6 +93,13 @@ class LiveConsumer(TurnConsumer):
     async def _act_in_turn(self, content: dict[str, Any], received: float) -> None:
         async with livesocket.sequencer(self.match_id):
             await self._act_now(content, received)
+
+    async def _version_shown(self, version: int) -> int:
+        """As my seat is shown it: the others' private events are not counted (T-18, H-2)."""
+        kept = presenter.kept_version_shown(self.match_id, self.seat, version)  # the push ran here: no query
+        if kept is not None:
+            return kept
+        return await database_sync_to_async(presenter.version_shown)(self.match_id, self.seat, version)
 
     async def _tell_rtt(self, rtt: int | None) -> None:
         """T-21: my seat's round trip, to the match's live sockets, when it is news."""

@@ -178,7 +178,7 @@ class TurnConsumer(BaseMatchConsumer):
             with speaking(self._language()):
                 answer.update(status=503, message=translation.gettext(DATABASE_AWAY))
         else:
-            answer.update(status=200, revision=result.revision, version=result.version)
+            answer.update(status=200, revision=result.revision, version=await self._version_shown(result.version))
         if answer["status"] == services.StaleVersion.status:
             # The fresh board first, then why. The move that made mine stale was published to my
             # seat too, so its push is usually on its way: wait for it (off this socket's message
@@ -207,6 +207,10 @@ class TurnConsumer(BaseMatchConsumer):
         task = asyncio.ensure_future(answer_after_board())
         self.answering.add(task)
         task.add_done_callback(self.answering.discard)
+
+    async def _version_shown(self, version: int) -> int:
+        """The game version my client is told it moved the match to (a live game's may skip events)."""
+        return version
 
     async def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
         # Written on the writer threads, which keep their connections: the process's one shared

@@ -168,10 +168,11 @@
 
   function drawControls() {
     var p = view.phase, thief = view.role === "thief", police = view.role === "police";
-    $("pa-police").hidden = !police;
+    var over = p === "over" || p === "abandoned";
+    $("pa-police").hidden = !police || over;  // no driving once the game is over
     $("pa-thief").hidden = !thief || p === "setup";
     $("pa-hide").hidden = !setupChoosing();
-    var canReady = police && ((p === "setup" && !view.ready) || p === "wait_ready");
+    var canReady = mayReady();
     enable("ready", canReady, canReady);
     var circle = sirenCircle();
     var siren = form("siren");
@@ -189,6 +190,11 @@
     var offered = p === "suspended" && view.suspended && view.suspended.abandon_offered && data.me !== null
       && (view.away || []).indexOf(data.me) < 0;
     enable("abandon", !!offered, !!offered);
+  }
+
+  function mayReady() {  // the start siren (R-10, V-4)
+    var p = view.phase;
+    return view.role === "police" && ((p === "setup" && !view.ready) || p === "wait_ready");
   }
 
   function sirenCircle() {
@@ -451,6 +457,7 @@
     else moveKeys[window.Hideout.act({ type: "move", dir: dir, from: from }, { quietErrors: true })] = true;
     drawCar(predicted);
     drawControls();
+    if (circleAt[key(predicted)]) sirenNote("");
     announceWay(predicted, dir);
     var circle = circleAt[key(predicted)];
     if (circle && $("pa-circle-stop") && $("pa-circle-stop").checked && (view.tiles || {})[circle] === undefined) {
@@ -467,9 +474,25 @@
   }
   function release(dir) { held = held.filter(function (d) { return d !== dir; }); }
 
+  // Space / Enter (W-6): the start siren before the round, the siren at the scene under the car in
+  // it; away from a scene the police is told why nothing sounded, in words, not by silence.
+  var noteTimer = null;
   function sirenNow() {
+    if (mayReady()) { submit("ready"); return; }
+    if (!driving() || data.school) return;  // the driving school has no siren
     var f = form("siren");
-    if (f && !f.querySelector("button").disabled) f.requestSubmit();
+    if (f && !f.querySelector("button").disabled) { sirenNote(""); f.requestSubmit(); return; }
+    sirenNote(T.siren_none);
+  }
+
+  function sirenNote(text) {
+    var note = $("pa-siren-note");
+    if (!note) return;
+    note.textContent = text;
+    note.hidden = !text;
+    if (text) announce(text);
+    clearTimeout(noteTimer);
+    if (text) noteTimer = setTimeout(function () { sirenNote(""); }, 4000);
   }
 
   function submit(name) {
@@ -486,7 +509,7 @@
     if (view.role === "police") {
       var dir = KEYS[event.key];
       if (dir) { event.preventDefault(); if (!event.repeat) press(dir); return; }
-      if ((event.key === " " || event.key === "Enter") && driving() && (!event.target.closest || !event.target.closest("form, button, a, summary"))) {
+      if ((event.key === " " || event.key === "Enter") && (driving() || mayReady()) && (!event.target.closest || !event.target.closest("form, button, a, summary"))) {
         event.preventDefault();
         sirenNow();
       }

@@ -498,3 +498,46 @@ def test_W8_W9_T10_on_a_touch_phone_the_police_steers_by_tilt_and_the_aids_corne
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_W6_space_sounds_the_start_siren_a_siren_off_scene_says_why_and_the_pad_goes_at_the_end(
+    live_site: LiveSite, browser: Any
+) -> None:
+    """Issue 54, item 16. The page says "Space or Enter sounds the siren": with nothing focused,
+    Space sounds the start siren (R-10); a siren away from a crime scene says why nothing happened;
+    once the game is over (here the thief resigns) the police's driving pad is gone."""
+    run = secrets.token_hex(3)
+    p1 = new_player(browser, live_site, 1, f"ines_{run}@example.com")
+    p2 = new_player(browser, live_site, 2, f"ugo_{run}@example.com")
+    try:
+        for player in (p1, p2):
+            sign_up(live_site, player)
+        match_url, invite = create_police_alarm(p1)
+        join(p2, invite, match_url, 2, 2)
+        start = p1.page.locator("#start-match")
+        expect(start).to_be_visible(timeout=TIMEOUT)
+        start.click()
+        by_role = {role_of(p.page): p for p in (p1, p2)}
+        thief, police = by_role["thief"].page, by_role["police"].page
+        expect(police.locator("#pa-status")).to_contain_text("Sound the start siren", timeout=TIMEOUT)
+        police.locator("body").click(position={"x": 2, "y": 2})  # nothing focused: the page's keys
+        police.keyboard.press("Space")
+        expect(police.locator("#pa-status")).to_contain_text("Ready. Waiting for the thief", timeout=TIMEOUT)
+        for circle in HIDDEN:
+            thief.locator(f'.pa-circle[data-circle="{circle}"]').click()
+        thief.get_by_role("button", name="Hide them here").click()
+        expect(police.locator("#pa-status")).to_contain_text("Drive to the crime scenes", timeout=TIMEOUT)
+        police.locator("body").click(position={"x": 2, "y": 2})
+        police.keyboard.press("Enter")  # the car is on the start, no crime scene
+        note = police.locator("#pa-siren-note")
+        expect(note).to_be_visible(timeout=TIMEOUT)
+        expect(note).to_contain_text("Drive onto a face-down crime scene")
+        expect(police.locator("#pa-police")).to_be_visible()
+        thief.evaluate("window.confirm = () => true")  # yes, resign (the players' pages dismiss dialogs)
+        thief.get_by_role("button", name="Resign").click()
+        expect(police.locator("#pa-status")).to_contain_text("The game is over", timeout=TIMEOUT)
+        expect(police.locator("#pa-police")).to_be_hidden()
+        expect(police.locator(".pa-pad")).to_be_hidden()
+    finally:
+        p1.context.close()
+        p2.context.close()

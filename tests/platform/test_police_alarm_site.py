@@ -374,3 +374,76 @@ async def test_T23_H2_sockets_opened_in_the_lobby_get_their_seats_board_at_the_s
 
 def seats_of(match: Match) -> dict[int, Any]:
     return {seat.number: seat.user for seat in match.seats.select_related("user")}
+
+
+def _page_of(user: Any, match: Match) -> str:
+    client = Client()
+    client.force_login(user)
+    response = client.get(reverse("match", args=[match.pk]))
+    assert response.status_code == 200
+    # What changes with every request and says nothing of the game: the CSRF token, and the match's
+    # revision (it counts every write, a seat's chat box and presence among them).
+    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
+    page = re.sub(r'"X-CSRFToken": "[^"]*"', "", page)
+    page = re.sub(r'name="key" value="[^"]*"', "", page)  # each form's fresh idempotency key
+    return re.sub(r'(<section id="(?:board|log|chat)"[^>]*?) data-version="[^"]*"', r"\1", page)
+
+
+def _game_version(page: str) -> int:
+    found = re.search(r'data-game-version="(\d+)"', page)
+    assert found, "the board names its game version"
+    return int(found.group(1))
+
+
+@pytest.mark.asyncio
+async def test_T18_N10_H2_the_placement_and_the_auto_escape_reach_the_thief_only_and_move_nobody_elses_counters(
+    make_user: Any, test_clock: list[float]
+) -> None:
+    """Issue 54, item 4: ``tiles_placed`` and ``auto_escape_set`` are the thief's alone while the round
+    runs. The police's and a spectator's sockets get nothing at all for them (not an empty update
+    whose version moved), their pages and logs read as before, and the next public event follows on
+    from the version they were shown."""
+    from .helpers import started_match
+
+    match, by_seat = await sync_to_async(started_match)(make_user, "police_alarm", 2, {"first": "0"}, first_seat=0)
+    watcher = await sync_to_async(make_user)()
+    thief, police, spectator = await table_sockets(make_user, match, {0: by_seat[0], 1: by_seat[1]})
+    viewers = {"police": (police, by_seat[1]), "spectator": (spectator, watcher)}
+    before = {name: await sync_to_async(_page_of)(user, match) for name, (_, user) in viewers.items()}
+    assert "hidden the thieves" not in before["police"]
+
+    async def thief_does(action: dict[str, Any], key: str) -> None:
+        await thief.send_json_to({"type": "act", "action": json.dumps(action), "key": key})
+        got = await messages(thief)
+        assert [m["status"] for m in got if m["type"] == "answer"] == [200], got
+        assert any(
+            e["type"] == action["type"].replace("place", "tiles_placed") or e["type"] == "auto_escape_set"
+            for e in events_of(got)
+        ), "the thief's own socket is told"
+
+    await thief_does({"type": "place", "circles": HIDDEN}, "p1")
+    await thief_does({"type": "auto_escape", "on": True}, "a1")
+    for name, (socket, user) in viewers.items():
+        assert await socket.receive_nothing(timeout=0.3), f"{name}'s socket was sent something"
+        after = await sync_to_async(_page_of)(user, match)
+        assert after == before[name], f"{name}'s page changed"
+    # The police sounds the start siren: a public event, which follows on from what the others saw.
+    await police.send_json_to({"type": "act", "action": json.dumps({"type": "ready"}), "key": "r1"})
+    for name, (socket, user) in viewers.items():
+        received = await messages(socket)
+        live = [m for m in received if m["type"] == "events"]
+        assert live and live[0]["after"] == _game_version(before[name]), (name, received)
+        if name == "police":
+            answer = next(m for m in received if m["type"] == "answer")
+            assert answer["status"] == 200 and answer["version"] == live[-1]["version"], "its answer counts alike"
+        assert [e["seq"] for e in events_of(live)] == list(range(live[0]["after"] + 1, live[-1]["version"] + 1))
+        text = json.dumps(received)
+        for trace in ("tiles_placed", "auto_escape", '"placed"', '"placement"'):
+            assert trace not in text, f"{name}'s socket: {trace}"
+        page = await sync_to_async(_page_of)(user, match)
+        assert _game_version(page) == live[-1]["version"], name
+        for trace in ("hidden the thieves", "Auto-escape", "&quot;placed&quot;", '"placed"', '"placement"'):
+            assert trace not in page, f"{name}'s page: {trace}"
+    assert await thief.receive_nothing(timeout=0.1) is False  # the thief is told of the countdown too
+    for socket in (thief, police, spectator):
+        await socket.disconnect()

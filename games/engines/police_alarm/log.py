@@ -79,7 +79,7 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
             if secret.get("random"):
                 msg = _("The thieves were hidden at random at %(circles)s.")
             return [_circles(msg, secret.get("circles"))]
-        return [L(_("The thief has hidden the thieves."))]
+        return []  # T-18: the thief's alone while the round runs
     if kind == "police_ready":
         if d.get("auto"):
             return [L(_("The police was made ready automatically."))]

@@ -244,12 +244,18 @@ class _Run:
         data: dict[str, Any] | None = None,
         secret: dict[str, Any] | None = None,
         visible_to: tuple[int, ...] = (),
+        *,
+        private: bool = False,
     ) -> None:
+        """Record an event at the current time. ``private``: its very existence is ``visible_to``'s
+        alone (T-18, H-2), so even its time goes into the secret and nothing is public."""
         payload = {"t": self.t, **(data or {})}
         s = self.state
         if s.relay and s.step == "police" and type_ in PRIVATE_IN_POLICE_STEP:
             # M-2 / M-3: the police's drive reaches nobody else before it is played back.
             event = Event(type_, {}, payload, (s.police,))
+        elif private:
+            event = Event(type_, {}, {**payload, **(secret or {})}, visible_to)
         else:
             event = Event(type_, payload, secret, visible_to)
         self.events.append(event)
@@ -326,7 +332,8 @@ class _Run:
 
     def place(self, circles: tuple[str, str], random_choice: bool) -> None:
         s = self.state
-        self.emit("tiles_placed", {}, {"circles": list(circles), "random": random_choice}, (s.thief,))
+        secret = {"circles": list(circles), "random": random_choice}
+        self.emit("tiles_placed", {}, secret, (s.thief,), private=True)  # T-18, N-10: the thief's alone
         if s.relay:
             if s.resigned[s.police]:
                 self.emit("session_ended", {"reason": "resigned"})
@@ -627,9 +634,9 @@ class PoliceAlarmRules(GenericRules[State]):
     per_seat_options: tuple[str, ...] = ("step_ms_{seat}", "roll_ms_{seat}")
     """Relay mode (M-n, optional) is in the engine; the site offers only live play for now."""
     views_public = False
-    private_event_types = frozenset({"auto_escape_set"})
-    """Events whose very existence belongs to their ``visible_to`` seats (H-2: the auto-escape
-    flag). The platform should not push them to anybody else while the game runs."""
+    private_event_types = frozenset({"tiles_placed", "auto_escape_set"})
+    """Events whose very existence belongs to their ``visible_to`` seats (T-18, N-10, H-2: the
+    placement and the auto-escape flag): nobody else is told of them while the game runs."""
 
     @staticmethod
     def is_private(event: Event) -> bool:
@@ -1131,10 +1138,11 @@ class PoliceAlarmRules(GenericRules[State]):
         if timer is not None:
             due, kind = timer
             seats: tuple[int, ...] = ()
-            if kind == "placement":
-                seats = (state.thief,)
-            elif kind == "ready":
-                seats = (state.police,)
+            if kind in ("placement", "ready"):
+                # Named by nobody: the game then waits on its actors, the thief and the police until
+                # the police is ready, before the placement as after it (T-18, H-2: whether the
+                # thief has placed is the thief's alone, and a set-up clock would tell it).
+                seats = ()
             elif kind == "abandon_offer":
                 seats = missing(state)
             elif kind in ("relay_place", "relay_thief"):

@@ -1,6 +1,7 @@
 """``view``: what one seat may see (H-1, H-2). Compact JSON; the static map is ``MAP_ROWS``.
 
-Hidden: the placement (thief only until the round ends, R-37), the auto-escape flag (thief only),
+Hidden: the placement, and whether it is made (thief only until the round ends, R-37, T-18), the
+auto-escape flag (thief only),
 the deck order and the seed (nobody until the end, N-1), the young variant's layout (nobody until
 the end, V-2). After the end everything is public (R-41, H-6).
 """
@@ -75,7 +76,6 @@ def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[
             roll_at=None if state.last_roll is None else state.last_roll + state.roll_ms[state.thief],
             at_choice=state.at_choice,
             found=state.found,
-            placed=state.placed,
             ready=state.ready,
             go_at=state.go_at,
             pause_until=state.pause_until,
@@ -96,6 +96,11 @@ def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[
             }
         if (seat is not None and seat == state.thief) or over:
             out["placement"] = sorted(state.placement)
+            out["placed"] = state.placed
+        elif timer is not None and timer[1] in ("placement", "ready"):
+            # T-18, H-2: whether the thief has hidden the thieves is the thief's alone; the two
+            # set-up clocks (to the random placement, to the automatic start siren) would say it.
+            out["timer"] = None
         if seat is not None and seat == state.thief and not over:
             out["auto_escape"] = state.auto_escape  # H-2: never anybody else's
     if over:
