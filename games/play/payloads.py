@@ -146,3 +146,14 @@ def from_socket(message: Mapping[str, Any]) -> Submission:
     if not isinstance(fields, dict):
         raise BadPayload()
     return submission(message.get("action"), fields, message.get("version"), message.get("key"))
+
+
+def small_number(value: Any, default: Any = -1) -> Any:
+    """A small non-negative int from untrusted input (a version, a seat), else ``default``."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value if 0 <= value < 2**31 else default
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+        return int(value)
+    return default

@@ -21,20 +21,19 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from games.models import Match
-from games.play import payloads, services
+from games.play import payloads
 from games.play.store import rules_for
 from games.push.presenter import viewer_for
 from games.push.pushes import players_group, seat_group, watch_group
 from games.push.speaking import speaking
 from games.runtime.channels_dispatch import serve_in_turn
 from games.runtime.wscompress import DEFLATE
-from games.sockets import presence
+from games.sockets import chat, presence
 from games.sockets.frames import SentFrames
 from games.web import ratelimit
 
@@ -46,7 +45,6 @@ STOPPING_SECONDS = 5.0  # how long a stopping server's socket may take to count 
 
 UNREADABLE = gettext_noop("That message could not be read.")
 UNKNOWN = gettext_noop("Unknown message.")
-SPECTATORS_CANNOT_CHAT = gettext_noop("Spectators cannot chat.")
 
 
 class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
@@ -227,8 +225,8 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
             return
         if kind == "sync":
             # A reconnecting client tells us what it has; anything newer is pushed at once.
-            self.sent_frames.revision = _bounded(content.get("revision"))
-            self.sent_frames.chat = _bounded(content.get("chat_version"))
+            self.sent_frames.revision = payloads.small_number(content.get("revision"))
+            self.sent_frames.chat = payloads.small_number(content.get("chat_version"))
             await self.push(only_if_newer=True)
         elif kind == "act":
             if (wait := self._moves_limited()) is not None:
@@ -256,32 +254,9 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
         await self._error(UNKNOWN)
 
     async def _chat(self, content: dict[str, Any]) -> None:
-        if self.seat is None:
-            await self._error(SPECTATORS_CANNOT_CHAT)
-            return
-        to_raw, text = content.get("to"), content.get("text", "")
-        to_seat = None if to_raw in (None, "") else _bounded(to_raw, None)
-        try:
-            if (to_raw not in (None, "") and to_seat is None) or not isinstance(text, str):
-                # As the form: a private message to nobody is refused, never posted to everyone.
-                raise services.ServiceError(await self._gettext("Choose another player for a private message."))
-            payloads.clean_text(text, 2000)
-            await self._post_chat(to_seat, text)
-        except payloads.BadPayload:
-            await self._error(UNREADABLE)
-        except services.ServiceError as exc:
-            await self.send_json({"type": "error", "message": exc.message})
-
-    @database_sync_to_async
-    def _post_chat(self, to_seat: int | None, text: str) -> None:
-        with speaking(self._language()):
-            if not self._still_allowed():
-                raise services.NotAllowed(translation.gettext("Your account cannot act any more."))
-            services.do_post_chat(self.match_id, self.seat or 0, text, to_seat)
-
-    def _still_allowed(self) -> bool:
-        """The user is still active (checked against the database before anything is written)."""
-        return bool(get_user_model().objects.filter(pk=self._user().pk, is_active=True).exists())
+        refusal = await chat.take(self.match_id, self.seat, self._user().pk, self._language(), content)
+        if refusal is not None:
+            await self.send_json({"type": "error", "message": refusal})
 
     async def _count_me_in(self) -> None:
         """Count this socket in its seat's ``open_sockets`` and keep its presence record beating."""
@@ -345,17 +320,6 @@ def _key(content: dict[str, Any]) -> str | None:
 
 def user_group(user_id: int) -> str:
     return f"user_{user_id}"
-
-
-def _bounded(value: Any, default: Any = -1) -> Any:
-    """A small non-negative int from untrusted input (a version, a seat), else ``default``."""
-    if isinstance(value, bool):
-        return default
-    if isinstance(value, int):
-        return value if 0 <= value < 2**31 else default
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
-        return int(value)
-    return default
 
 
 def _int(value: Any, default: Any) -> Any:
