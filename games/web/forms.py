@@ -20,6 +20,16 @@ def site_options(slug: str) -> list[Any]:
     return [option for option in rules.options if option.name not in hidden]
 
 
+def option_seat(slug: str, name: str) -> int | None:
+    """The seat an option belongs to (``per_seat_options``: a police_alarm handicap), else ``None``."""
+    rules = get_rules(slug)
+    for pattern in rules.per_seat_options:
+        for seat in range(rules.max_players):
+            if pattern.format(seat=seat) == name:
+                return seat
+    return None
+
+
 class CreateMatchForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=8, initial=4)
@@ -42,6 +52,9 @@ class CreateMatchForm(forms.Form):
                         required=False,
                     )
                 self.fields[name].widget.attrs["data-game"] = slug
+                seat = option_seat(slug, option.name)
+                if seat is not None:  # a seat's own option: the page shows those of the chosen seat count
+                    self.fields[name].widget.attrs["data-seat"] = seat
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -63,12 +76,26 @@ class CreateMatchForm(forms.Form):
                 self.add_error("time_amount", _("The time limit must be at least 10 seconds."))
             elif data["time_limit"] > MAX_TIME_LIMIT:
                 self.add_error("time_amount", _("The time limit can be at most 365 days."))
+        self._check_seat_choices(data)
         return data
+
+    def _check_seat_choices(self, data: dict[str, Any]) -> None:
+        """An option whose value is a seat (police_alarm's first thief) names one of the match's seats."""
+        slug, seats = data.get("game"), data.get("seats")
+        if not slug or seats is None:
+            return
+        for name in get_rules(slug).seat_options:
+            value = str(data.get(f"{slug}__{name}") or "")
+            if value.isdigit() and int(value) >= seats:
+                self.add_error(f"{slug}__{name}", _("Choose one of the match's seats."))
 
     def engine_options(self) -> dict[str, Any]:
         slug = self.cleaned_data["game"]
         options: dict[str, Any] = {}
         for option in site_options(slug):
+            seat = option_seat(slug, option.name)
+            if seat is not None and seat >= self.cleaned_data["seats"]:
+                continue  # a handicap of a seat the match does not have
             value = self.cleaned_data.get(f"{slug}__{option.name}")
             options[option.name] = bool(value) if option.kind == "bool" else (value or option.default)
         return options

@@ -40,14 +40,23 @@
     if (!game) return;
     document.querySelectorAll("[data-game]").forEach(function (input) {
       var field = input.closest(".field");
-      if (field) field.hidden = input.dataset.game !== game.value;
+      if (field) field.hidden = input.dataset.game !== game.value || beyondSeats(input);
     });
     document.querySelectorAll("[data-guide]").forEach(function (link) {
       link.hidden = link.dataset.guide !== game.value;
     });
   }
+  // A seat's own option (a handicap) shows only for the seats the match will have.
+  function beyondSeats(input) {
+    var seats = document.getElementById("id_seats");
+    var count = seats ? parseInt(seats.value, 10) : NaN;
+    return input.dataset.seat !== undefined && !isNaN(count) && parseInt(input.dataset.seat, 10) >= count;
+  }
   document.addEventListener("change", function (event) {
     if (event.target.id === "id_game") showGameOptions();
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "id_seats") showGameOptions();
   });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", showGameOptions);

@@ -559,7 +559,7 @@ class PoliceAlarmRules(GenericRules[State]):
     options: tuple[Option, ...] = (
         Option(
             "variant",
-            _("Game"),
+            _("Variant"),
             "choice",
             STANDARD,
             ((STANDARD, _("Standard game")), (YOUNG, _("Young players' game (no thief player)"))),
