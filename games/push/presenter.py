@@ -348,7 +348,7 @@ def _match_constants(match: Match, rules: Rules[Any]) -> dict[str, Any]:
         "resign_url": match_url("match_resign", match.pk),
         "board_template": f"games/{match.game}/board.html",
         "game_name": _(rules.name),
-        "time_limit_text": duration_text(match.time_limit),
+        "time_limit_text": duration_text(match.time_limit) if rules.uses_time_limit else "",
     }
     match._match_constants = (key, constants)  # type: ignore[attr-defined]
     return constants

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engines.registry import available, get_rules
 from games.models import Profile
 
+DEFAULT_TIME_LIMIT = 60  # seconds: the column's default, for a game on its own clock
 MAX_TIME_LIMIT = 365 * 86400  # seconds; also far below the column's limit (2**31)
 TIME_UNITS = [("seconds", _("seconds (live)")), ("minutes", _("minutes (live)")), ("days", _("days (correspondence)"))]
 UNIT_SECONDS = {"seconds": 1, "minutes": 60, "days": 86400}
@@ -33,12 +34,18 @@ def option_seat(slug: str, name: str) -> int | None:
 class CreateMatchForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=8, initial=4)
-    time_amount = forms.IntegerField(label=_("Time limit per decision"), min_value=1, max_value=100000, initial=60)
-    time_unit = forms.ChoiceField(label=_("Unit"), choices=TIME_UNITS, initial="seconds")
+    # Required of a game that runs on them only (``uses_time_limit``): the others keep their own clocks.
+    time_amount = forms.IntegerField(
+        label=_("Time limit per decision"), min_value=1, max_value=100000, initial=60, required=False
+    )
+    time_unit = forms.ChoiceField(label=_("Unit"), choices=TIME_UNITS, initial="seconds", required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["game"]).choices = [(slug, _(get_rules(slug).name)) for slug in available()]
+        timed = " ".join(slug for slug in available() if get_rules(slug).uses_time_limit)
+        for name in ("time_amount", "time_unit"):  # the page shows them for these games only
+            self.fields[name].widget.attrs["data-games"] = timed
         for slug in available():
             for option in site_options(slug):
                 name = f"{slug}__{option.name}"
@@ -70,6 +77,16 @@ class CreateMatchForm(forms.Form):
                     % {"game": _(rules.name), "min": rules.min_players, "max": rules.max_players},
                 )
         amount, unit = data.get("time_amount"), data.get("time_unit")
+        if slug and not get_rules(slug).uses_time_limit:
+            # The game keeps its own clock: the match's time limit is the column's default, unused.
+            data["time_limit"] = DEFAULT_TIME_LIMIT
+            for name in ("time_amount", "time_unit"):
+                self.errors.pop(name, None)
+            amount = unit = None
+        elif slug:
+            for name, value in (("time_amount", amount), ("time_unit", unit)):
+                if not value and name not in self.errors:
+                    self.add_error(name, forms.Field.default_error_messages["required"])
         if amount and unit:
             data["time_limit"] = amount * UNIT_SECONDS[unit]
             if data["time_limit"] < 10:

@@ -42,6 +42,11 @@
       var field = input.closest(".field");
       if (field) field.hidden = input.dataset.game !== game.value || beyondSeats(input);
     });
+    // The time limit per decision: for the games that run on it (the others keep their own clocks).
+    document.querySelectorAll("[data-games]").forEach(function (input) {
+      var field = input.closest(".field");
+      if (field) field.hidden = input.dataset.games.split(" ").indexOf(game.value) < 0;
+    });
     document.querySelectorAll("[data-guide]").forEach(function (link) {
       link.hidden = link.dataset.guide !== game.value;
     });

@@ -521,7 +521,9 @@ def test_the_create_form_shows_one_game_field_and_the_handicaps_of_the_chosen_se
         expect(handicaps).to_have_count(6)
         page.locator("#id_seats").fill("4")
         expect(handicaps).to_have_count(8)
+        expect(page.locator("#id_time_amount")).to_be_hidden()  # item 6: real time, no time limit per decision
         page.locator("#id_game").select_option("heist")
         expect(handicaps).to_have_count(0)
+        expect(page.locator("#id_time_amount")).to_be_visible()
     finally:
         host.context.close()
