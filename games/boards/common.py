@@ -49,12 +49,21 @@ def seat_name(names: Mapping[int, str] | None, seat: Any) -> str:
 
 
 def _turn(context: Any, key: Any) -> object:
-    return context.get("seat"), context["match"].status, context.get("waiting_on_me")
+    # The viewer's own line: "It is your turn" with its clock, or whom the match waits for.
+    return (
+        context.get("seat"),
+        context["match"].status,
+        context.get("waiting_on_me"),
+        context.get("deadlines"),
+        context.get("live"),
+        context.get("names"),
+    )
 
 
 def _status(context: Any, key: Any) -> object:
-    # The final standings and who is waited for (read from the spectator's context: a shared fragment).
-    return context.get("standings"), context.get("deadlines"), context.get("live"), context.get("names")
+    # The final standings (read from the spectator's context: a shared fragment); whom the match
+    # waits for is each viewer's own line, in "turn".
+    return context.get("standings")
 
 
 def _after(context: Any, key: Any) -> object:
@@ -74,25 +83,58 @@ FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
 }
 
 
-def match_status(context: Any) -> SafeString:
-    """The inside of ``#match-status``: the final standings, and whom the match waits for until when
-    (a live game's board shows its own clocks). Rendered from the spectator's context."""
+def match_status(context: Any, clock: bool = True) -> SafeString:
+    """The inside of ``#match-status``: the final standings, and (unless ``clock`` is false: the
+    match page draws each viewer's line in ``#turn``, :func:`match_clock`) whom the match waits for
+    until when, as a spectator reads it."""
     out = "\n"
     standings = context.get("standings")
     if standings:
         rows = "".join(_standing(row) for row in standings)
         heading = escape_text(gettext("Final standings"))  # not in the f-string: makemessages reads no call there
         out += f'<div class="standings">\n<h2>{heading}</h2>\n<ol>{rows}</ol>\n</div>\n'
-    deadlines = context.get("deadlines")
-    if deadlines and not context.get("live"):
-        waiting, names = escape_text(gettext("Waiting for")), context.get("names")
-        items = "".join(
-            f"<li>{waiting} {', '.join(escape_text(seat_name(names, seat)) for seat in d['seats'])}: "
-            f'<span class="countdown" data-due="{shown(d["due"])}"></span></li>'
-            for d in deadlines
-        )
-        out += f'<ul class="deadlines">{items}</ul>\n'
+    if clock:
+        out += _waiting_line(context)
     return mark_safe(out)
+
+
+def _countdown(due: Any) -> str:
+    return f'<span class="countdown" data-due="{shown(due)}"></span>'
+
+
+def _awaited(context: Any) -> tuple[list[int], list[Mapping[str, Any]]]:
+    """The seats the match waits for (in seat order, each once) and the deadlines that wait on
+    someone; none in a live game, whose board shows its own clocks."""
+    if context.get("live"):
+        return [], []
+    deadlines = [d for d in context.get("deadlines") or () if d.get("seats")]
+    return sorted({int(s) for d in deadlines for s in d["seats"]}), deadlines
+
+
+def _waiting_line(context: Any) -> str:
+    """One line: whom the match waits for, and the time left until its next deadline for them."""
+    seats, deadlines = _awaited(context)
+    if not seats:
+        return ""
+    waiting, names = escape_text(gettext("Waiting for")), context.get("names")
+    who = escape_text(", ".join(seat_name(names, seat) for seat in seats))
+    due = min(d["due"] for d in deadlines)
+    return f'<ul class="deadlines"><li>{waiting} {who}: {_countdown(due)}</li></ul>\n'
+
+
+def match_clock(context: Any) -> SafeString:
+    """The inside of ``#turn`` while a match is played, the viewer's own line: "It is your turn"
+    (with the time left for it) to a player the match waits for; to everyone else whom it waits for
+    and how long is left. Never "Waiting for <you>" to you."""
+    seat = context.get("seat")
+    seats, deadlines = _awaited(context)
+    if seat is not None and seat in seats:
+        due = min(d["due"] for d in deadlines if seat in d["seats"])
+        text = escape_text(gettext("It is your turn:"))
+        return mark_safe(f'<p class="your-turn" role="status">{text} {_countdown(due)}</p>')
+    if seat is not None and context.get("waiting_on_me"):
+        return mark_safe(f'<p class="your-turn" role="status">{escape_text(gettext("It is your turn."))}</p>')
+    return mark_safe(_waiting_line(context))
 
 
 def _standing(row: Mapping[str, Any]) -> str:

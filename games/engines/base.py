@@ -239,6 +239,10 @@ class Rules(Protocol[S]):
     live: bool
     """A real-time game: its pushes are its new events as JSON, its timers fire on time, and it
     judges who may act itself, at the input's own time (default: False)."""
+    uses_time_limit: bool
+    """The game's deadlines run on the match's time limit per decision (the create form's time
+    fields, the waiting page's "Time limit per decision"); a game on a clock of its own (its options,
+    or real time) declares ``False`` (default: ``True``)."""
     connection_events: bool
     """The platform submits ``disconnected`` / ``reconnected`` for a seat that lost its last socket
     or got one back (default: False)."""
@@ -323,6 +327,7 @@ class GenericRules(Generic[S]):
     blind_actions: frozenset[str] = frozenset()
     views_public: bool = False
     live: bool = False
+    uses_time_limit: bool = True
     connection_events: bool = False
     quiet_events: frozenset[str] | None = None
     private_event_types: frozenset[str] = frozenset()

@@ -440,7 +440,7 @@ def _match_constants(match: Match, rules: Rules[Any]) -> dict[str, Any]:
         "resign_url": match_url("match_resign", match.pk),
         "board_template": f"games/{match.game}/board.html",
         "game_name": _(rules.name),
-        "time_limit_text": duration_text(match.time_limit),
+        "time_limit_text": duration_text(match.time_limit) if rules.uses_time_limit else "",
     }
     match._match_constants = (key, constants)  # type: ignore[attr-defined]
     return constants
@@ -520,10 +520,10 @@ def option_rows(match: Match, rules: Rules[Any]) -> list[dict[str, str]]:
     seat_valued = rules.seat_options
     per_seat = rules.per_seat_options
     names = seat_names(match) if seat_valued or per_seat else {}
-    seat_of_option = {pattern.format(seat=n): n for pattern in per_seat for n in range(match.seat_count)}
+    seat_of_option = {pattern.format(seat=n): n for pattern in per_seat for n in range(rules.max_players)}
     for option in rules.options:
-        if option.name in hidden:
-            continue
+        if option.name in hidden or seat_of_option.get(option.name, 0) >= match.seat_count:
+            continue  # hidden, or a handicap of a seat the match does not have
         value = match.options.get(option.name, option.default)
         if option.kind == "bool":
             shown = _("on") if value else _("off")

@@ -330,3 +330,4 @@ def fragment(parser: Any, token: Any) -> FragmentNode:
 
 
 register.simple_tag(board_common.match_status, takes_context=True)
+register.simple_tag(board_common.match_clock, takes_context=True)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engines.registry import available, get_rules
 from games.models import Profile
 
+DEFAULT_TIME_LIMIT = 60  # seconds: the column's default, for a game on its own clock
 MAX_TIME_LIMIT = 365 * 86400  # seconds; also far below the column's limit (2**31)
 TIME_UNITS = [("seconds", _("seconds (live)")), ("minutes", _("minutes (live)")), ("days", _("days (correspondence)"))]
 UNIT_SECONDS = {"seconds": 1, "minutes": 60, "days": 86400}
@@ -22,16 +23,32 @@ def site_options(slug: str) -> list[Any]:
     return [option for option in rules.options if option.name not in hidden]
 
 
+def option_seat(slug: str, name: str) -> int | None:
+    """The seat an option belongs to (``per_seat_options``: a police_alarm handicap), else ``None``."""
+    rules = get_rules(slug)
+    for pattern in rules.per_seat_options:
+        for seat in range(rules.max_players):
+            if pattern.format(seat=seat) == name:
+                return seat
+    return None
+
+
 class CreateMatchForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=8, initial=4)
-    time_amount = forms.IntegerField(label=_("Time limit per decision"), min_value=1, max_value=100000, initial=60)
-    time_unit = forms.ChoiceField(label=_("Unit"), choices=TIME_UNITS, initial="seconds")
+    # Required of a game that runs on them only (``uses_time_limit``): the others keep their own clocks.
+    time_amount = forms.IntegerField(
+        label=_("Time limit per decision"), min_value=1, max_value=100000, initial=60, required=False
+    )
+    time_unit = forms.ChoiceField(label=_("Unit"), choices=TIME_UNITS, initial="seconds", required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["game"]).choices = [(slug, _(get_rules(slug).name)) for slug in available()]
         self._offer_seat_ranges()
+        timed = " ".join(slug for slug in available() if get_rules(slug).uses_time_limit)
+        for name in ("time_amount", "time_unit"):  # the page shows them for these games only
+            self.fields[name].widget.attrs["data-games"] = timed
         for slug in available():
             for option in site_options(slug):
                 name = f"{slug}__{option.name}"
@@ -45,6 +62,9 @@ class CreateMatchForm(forms.Form):
                         required=False,
                     )
                 self.fields[name].widget.attrs["data-game"] = slug
+                seat = option_seat(slug, option.name)
+                if seat is not None:  # a seat's own option: the page shows those of the chosen seat count
+                    self.fields[name].widget.attrs["data-seat"] = seat
 
     def _offer_seat_ranges(self) -> None:
         """The seats field offers the chosen game's own range (its engine's ``min_players`` to
@@ -86,18 +106,42 @@ class CreateMatchForm(forms.Form):
                     % {"game": _(rules.name), "min": rules.min_players, "max": rules.max_players},
                 )
         amount, unit = data.get("time_amount"), data.get("time_unit")
+        if slug and not get_rules(slug).uses_time_limit:
+            # The game keeps its own clock: the match's time limit is the column's default, unused.
+            data["time_limit"] = DEFAULT_TIME_LIMIT
+            for name in ("time_amount", "time_unit"):
+                self.errors.pop(name, None)
+            amount = unit = None
+        elif slug:
+            for name, value in (("time_amount", amount), ("time_unit", unit)):
+                if not value and name not in self.errors:
+                    self.add_error(name, forms.Field.default_error_messages["required"])
         if amount and unit:
             data["time_limit"] = amount * UNIT_SECONDS[unit]
             if data["time_limit"] < 10:
                 self.add_error("time_amount", _("The time limit must be at least 10 seconds."))
             elif data["time_limit"] > MAX_TIME_LIMIT:
                 self.add_error("time_amount", _("The time limit can be at most 365 days."))
+        self._check_seat_choices(data)
         return data
+
+    def _check_seat_choices(self, data: dict[str, Any]) -> None:
+        """An option whose value is a seat (police_alarm's first thief) names one of the match's seats."""
+        slug, seats = data.get("game"), data.get("seats")
+        if not slug or seats is None:
+            return
+        for name in get_rules(slug).seat_options:
+            value = str(data.get(f"{slug}__{name}") or "")
+            if value.isdigit() and int(value) >= seats:
+                self.add_error(f"{slug}__{name}", _("Choose one of the match's seats."))
 
     def engine_options(self) -> dict[str, Any]:
         slug = self.cleaned_data["game"]
         options: dict[str, Any] = {}
         for option in site_options(slug):
+            seat = option_seat(slug, option.name)
+            if seat is not None and seat >= self.cleaned_data["seats"]:
+                continue  # a handicap of a seat the match does not have
             value = self.cleaned_data.get(f"{slug}__{option.name}")
             options[option.name] = bool(value) if option.kind == "bool" else (value or option.default)
         return options

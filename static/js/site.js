@@ -40,7 +40,12 @@
     if (!game) return;
     document.querySelectorAll("[data-game]").forEach(function (input) {
       var field = input.closest(".field");
-      if (field) field.hidden = input.dataset.game !== game.value;
+      if (field) field.hidden = input.dataset.game !== game.value || beyondSeats(input);
+    });
+    // The time limit per decision: for the games that run on it (the others keep their own clocks).
+    document.querySelectorAll("[data-games]").forEach(function (input) {
+      var field = input.closest(".field");
+      if (field) field.hidden = input.dataset.games.split(" ").indexOf(game.value) < 0;
     });
     document.querySelectorAll("[data-guide]").forEach(function (link) {
       link.hidden = link.dataset.guide !== game.value;
@@ -61,8 +66,17 @@
     var texts = seats.dataset.help ? JSON.parse(seats.dataset.help) : {};
     if (help && texts[slug]) help.textContent = texts[slug];
   }
+  // A seat's own option (a handicap) shows only for the seats the match will have.
+  function beyondSeats(input) {
+    var seats = document.getElementById("id_seats");
+    var count = seats ? parseInt(seats.value, 10) : NaN;
+    return input.dataset.seat !== undefined && !isNaN(count) && parseInt(input.dataset.seat, 10) >= count;
+  }
   document.addEventListener("change", function (event) {
     if (event.target.id === "id_game") showGameOptions(true);
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "id_seats") showGameOptions();
   });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", showGameOptions);

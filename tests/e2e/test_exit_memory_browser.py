@@ -53,9 +53,8 @@ def create_exit_memory(host: Player, seats: int) -> tuple[str, str]:
     page.goto("/matches/new/?game=exit_memory")
     page.locator("#id_game").select_option("exit_memory")
     page.locator("#id_seats").fill(str(seats))
-    page.locator("#id_time_amount").fill("10")
-    page.locator("#id_time_unit").select_option("minutes")
     expect(page.locator("#id_heist__quick")).to_be_hidden()  # only the chosen game's options
+    expect(page.locator("#id_time_amount")).to_be_hidden()  # issue 54, item 6: its own clocks only
     page.locator("#id_exit_memory__turn_seconds").select_option("300")
     page.locator("#id_exit_memory__chain_seconds").select_option("120")
     page.get_by_role("button", name="Create").click()

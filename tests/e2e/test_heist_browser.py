@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import secrets
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -398,3 +399,50 @@ def test_with_javascript_off_a_player_plays_by_plain_form_posts(live_site: LiveS
         assert posts, "no move was posted"
     finally:
         context.close()
+
+
+NAMING = Path(__file__).parent / "data" / "heist_naming.json"
+
+
+def test_while_the_informant_names_a_role_no_result_and_one_clock_line(live_site: LiveSite, browser: Any) -> None:
+    """Issue 54, items 2 and 3, on the stored position heist_naming.json (every hand committed, the
+    lone Informant in seat 1 to name a role): no "Result of heist 1" panel yet; the Informant reads
+    "It is your turn" with one clock, the others one line "Waiting for <the Informant>" with one clock.
+    Once the role is named the result appears on both pages, live."""
+    run = secrets.token_hex(3)
+    informant, other = (
+        new_player(browser, live_site, number, f"{first}_{run}@example.com")
+        for number, first in ((1, "carol"), (2, "bob"))
+    )
+    try:
+        sign_up(live_site, informant)
+        sign_up(live_site, other)
+        done = live_site.manage("import_match", str(NAMING), informant.email, other.email, "bot", "bot", "bot")
+        found = re.search(r"at version (\d+): (/m/\d+/)", done.stdout)
+        assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
+        for player in (informant, other):
+            player.page.goto(found.group(2))
+            expect(player.page.locator("#board .heist-status")).to_contain_text("Heist 1 of 8", timeout=TIMEOUT)
+            expect(player.page.locator("#board .heist-result")).to_have_count(0)
+            expect(player.page.locator("#board")).not_to_contain_text("Withdrew:")
+            mark_loaded(player.page)
+        mine = informant.page.locator("#board .countdown")
+        expect(mine).to_have_count(1)
+        expect(informant.page.locator("#turn")).to_contain_text("It is your turn:")
+        expect(informant.page.locator("#board")).not_to_contain_text(f"Waiting for {informant.name}")
+        expect(other.page.locator("#board .countdown")).to_have_count(1)
+        line = other.page.locator("#turn .deadlines li")
+        expect(line).to_have_count(1)
+        expect(line).to_have_text(re.compile(rf"^Waiting for {informant.name}: \S+"))
+
+        click_action(informant, "Goon", [informant, other])
+        for player in (informant, other):
+            result = player.page.locator("#board .heist-result")
+            expect(result).to_contain_text("Result of heist 1", timeout=TIMEOUT)
+            expect(result).to_contain_text("The Informant named the Goon.")
+            expect(result).not_to_contain_text("Withdrew:")
+            assert_not_reloaded(player)
+            assert not player.errors, f"{player.name}'s page reported: {player.errors}"
+    finally:
+        informant.context.close()
+        other.context.close()

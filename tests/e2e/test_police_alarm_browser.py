@@ -541,3 +541,32 @@ def test_W6_space_sounds_the_start_siren_a_siren_off_scene_says_why_and_the_pad_
     finally:
         p1.context.close()
         p2.context.close()
+
+
+def test_the_create_form_shows_one_game_field_and_the_handicaps_of_the_chosen_seats(
+    live_site: LiveSite, browser: Any
+) -> None:
+    """Issue 54, item 7: one field labelled "Game"; two handicap menus per seat, for as many seats
+    as the form says, following the seat count as it changes."""
+    host = new_player(browser, live_site, 1, f"hana_{secrets.token_hex(3)}@example.com")
+    try:
+        sign_up(live_site, host)
+        page = host.page
+        page.goto("/matches/new/?game=police_alarm")
+        page.locator("#id_game").select_option("police_alarm")
+        expect(page.get_by_text("Game:", exact=True)).to_have_count(1)
+        handicaps = page.locator("select[data-seat]:visible")
+        page.locator("#id_seats").fill("2")
+        expect(handicaps).to_have_count(4)
+        for seat in (0, 1):
+            expect(page.locator(f"#id_police_alarm__step_ms_{seat}")).to_be_visible()
+        page.locator("#id_seats").fill("3")
+        expect(handicaps).to_have_count(6)
+        page.locator("#id_seats").fill("4")
+        expect(handicaps).to_have_count(8)
+        expect(page.locator("#id_time_amount")).to_be_hidden()  # item 6: real time, no time limit per decision
+        page.locator("#id_game").select_option("heist")
+        expect(handicaps).to_have_count(0)
+        expect(page.locator("#id_time_amount")).to_be_visible()
+    finally:
+        host.context.close()

@@ -23,7 +23,10 @@ def test_item5_the_waiting_page_shows_options_and_time_limit_in_words(make_user:
     html = client.get(reverse("match", args=[match.pk])).content.decode()
     assert "Quick Mode: the end comes at 8 placements: <strong>on</strong>" in html
     assert "Choice Mode: 3 face-up placements per region: <strong>off</strong>" in html
-    assert "2 hours" in html
+    # Issue 54, item 6: dirty_money keeps its own clock (its pace); the time limit in words is that of
+    # a game that runs on it.
+    timed = services.do_create_match(host, "heist", 3, {}, 7200)
+    assert "2 hours" in client.get(reverse("match", args=[timed.pk])).content.decode()
     assert "quick=" not in html and not re.search(r"(?<![A-Za-z0-9])True(?![A-Za-z0-9])", html)  # not in a token
     assert 'data-copy="invite"' in html and ">Copy<" in html
 

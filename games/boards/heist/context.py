@@ -26,9 +26,11 @@ def signed_m(amount: int) -> str:
 
 
 def heist_result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
-    """Who was what, what happened to each stake, the split and each seat's money change."""
+    """Who was what, what happened to each stake, the split and each seat's money change: once the
+    heist has resolved (its ``heist_ended``), never while it pauses for the lone Informant's naming
+    (R-31 b), when the hands not revealed yet have not withdrawn and no money has moved."""
     report = view.get("report") or []
-    if not any(r["type"] in ("revealed", "heist_empty") for r in report):
+    if not any(r["type"] == "heist_ended" for r in report):
         return None
     players = int(view.get("players", 0))
     change = [0] * players

@@ -594,6 +594,7 @@ class DirtyMoneyRules(GenericRules[State]):
         ),
     )
     terms: Mapping[str, str] = TERMS
+    uses_time_limit = False  # its own clock: the options' times, or real time
 
     # -- setup ---------------------------------------------------------------------------------------------
 

@@ -436,6 +436,7 @@ class ExitMemoryRules(GenericRules[State]):
         ),
     )
     terms: Mapping[str, str] = TERMS
+    uses_time_limit = False  # its own clock: the options' times, or real time
 
     def __init__(self, prescribed: Prescribed | None = None, seed: str | None = None) -> None:
         """``prescribed`` (R-65) and ``seed`` are test seams; the registered ``RULES`` has neither."""

@@ -566,7 +566,7 @@ class PoliceAlarmRules(GenericRules[State]):
     options: tuple[Option, ...] = (
         Option(
             "variant",
-            _("Game"),
+            _("Variant"),
             "choice",
             STANDARD,
             ((STANDARD, _("Standard game")), (YOUNG, _("Young players' game (no thief player)"))),
@@ -620,6 +620,7 @@ class PoliceAlarmRules(GenericRules[State]):
         ),
     )
     terms: Mapping[str, str] = TERMS
+    uses_time_limit = False  # its own clock: the options' times, or real time
     blind_actions: frozenset[str] = frozenset(PLAYER_TYPES)  # T-2: inputs carry no expected version
     live = True
     """A real-time game: its pushes are JSON events, its timers fire on time (T-3)."""

@@ -73,9 +73,47 @@ POSITIONS = {
 }
 
 
+NAMING_ROLES = ("INFORMANT", "THUG", "DRIVER", "GOON", "GOON")  # a lone Informant, two Goons
+
+
+def play_to_naming() -> dict[str, Any]:
+    """Five players choose ``NAMING_ROLES`` and all commit: the heist pauses at the Informant (R-31 b)."""
+    start = RULES.initial(len(NAMING_ROLES), OPTIONS)
+    state, events, clock = start, list[dict[str, Any]](), START_CLOCK
+
+    def step(seat: int, action: dict[str, Any]) -> None:
+        nonlocal state, clock
+        clock += 5
+        state = apply(RULES, state, seat, action, SEED, events, clock)
+
+    def system_steps() -> None:
+        while SYSTEM in RULES.actors(state):
+            step(SYSTEM, RULES.legal_actions(state, SYSTEM)[0])
+
+    system_steps()
+    for seat, role in enumerate(NAMING_ROLES):
+        step(seat, {"type": "choose", "roles": [role]})
+    system_steps()
+    for seat in range(len(NAMING_ROLES)):
+        step(seat, next(a for a in RULES.legal_actions(state, seat) if a["type"] == "commit"))
+    assert state.phase == "naming" and RULES.actors(state) == {0}, state.phase
+    return stored_match(
+        RULES,
+        start,
+        state,
+        events,
+        game="heist",
+        seat_count=len(NAMING_ROLES),
+        options=OPTIONS,
+        time_limit=TIME_LIMIT,
+        seed=SEED,
+    )
+
+
 def main() -> None:
     for name, stop in POSITIONS.items():
         write_or_check(HERE / name, play(stop), __file__)
+    write_or_check(HERE / "heist_naming.json", play_to_naming(), __file__)
 
 
 if __name__ == "__main__":
