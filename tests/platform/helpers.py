@@ -15,6 +15,8 @@ from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 from django.db.models import Model
+from django.test import Client
+from django.urls import reverse
 
 from games.engines.base import SYSTEM
 from games.engines.registry import get_rules
@@ -97,6 +99,46 @@ def collector_off() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def client_for(user: Any) -> Client:
+    """A test client logged in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_viewers(make_user: Callable[[], Any], users: dict[int, Any]) -> list[tuple[int | None, Client]]:
+    """A logged-in client for every seat of ``users`` and, last, one for a spectator (seat ``None``)."""
+    clients: list[tuple[int | None, Client]] = [(seat, client_for(user)) for seat, user in users.items()]
+    clients.append((None, client_for(make_user())))
+    return clients
+
+
+def page_html(client: Client, match: Match) -> str:
+    """The match page as ``client`` gets it (which must be a 200)."""
+    response = client.get(reverse("match", args=[match.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def play_bots(match: Match, rng: random.Random, steps: int, on_step: Callable[[Any], None] | None = None) -> Any:
+    """Up to ``steps`` moves through the one write path, each the lowest acting seat's bot move (the
+    server's own first legal step for SYSTEM); ``on_step(state)`` after each. The last state."""
+    rules = rules_for(match)
+    state = load_state(match)
+    for _ in range(steps):
+        actors = sorted(rules.actors(state))
+        if not actors:
+            break
+        seat = actors[0]
+        action = rules.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else rules.bot_action(state, seat, rng)
+        services.do_submit_action(match.pk, seat, action)
+        match.refresh_from_db()
+        state = load_state(match)
+        if on_step is not None:
+            on_step(state)
+    return state
 
 
 def random_move(match_id: int, rng: random.Random) -> bool:

@@ -40,17 +40,11 @@ from games.push.presenter import match_context
 from games.web.views import parse_payload
 from tests.engines.bridge_race.helpers import scenario, turn_of, with_turn
 
-from .helpers import started_match
+from .helpers import client_for, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SYSTEM_TYPES = {"start", "POLICE_FIRE", "CRANE", "SHOP_REFRESH", "NEXT_ROUND"}
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def board_of(html: str) -> str:

@@ -14,18 +14,12 @@ from django.urls import reverse
 from games.models import MatchEvent
 from games.play import services
 
-from .helpers import moderators_group, started_match
+from .helpers import client_for, moderators_group, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
 HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def assert_keeps_to_the_policy(response: Any) -> None:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.test import Client
 from django.urls import reverse
 
 from games.engines.base import SYSTEM
@@ -26,19 +25,13 @@ from games.models import Match
 from games.play import services
 from games.play.store import load_state
 
-from .helpers import started_match
+from .helpers import client_for, page_html, page_viewers, play_bots, started_match
 from .page_text import dirty_money_english_terms
 from .watch import search_every_message
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CARD_ID = re.compile(r"\b(?:EUR|USD|YEN|CRY)-\d[CD]-\d\b|\bACT-[A-Z0-9]+-\d\b|\b(?:EU|US|JP)-\d\d\b")
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def hidden_from(state: State, seat: int | None) -> set[str]:
@@ -60,32 +53,6 @@ def hidden_from(state: State, seat: int | None) -> set[str]:
     return hidden
 
 
-def page_html(client: Client, match: Match) -> str:
-    response = client.get(reverse("match", args=[match.pk]))
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def play(match: Match, rng: random.Random, steps: int, on_step: Any = None) -> State:
-    """Bots' legal moves through the one write path; ``on_step(state)`` after each."""
-    state = load_state(match)
-    for _ in range(steps):
-        actors = sorted(RULES.actors(state))
-        if not actors:
-            break
-        seat = actors[0]
-        if seat == SYSTEM:
-            action = RULES.legal_actions(state, SYSTEM)[0]
-        else:
-            action = RULES.bot_action(state, seat, rng)
-        services.do_submit_action(match.pk, seat, action)
-        match.refresh_from_db()
-        state = load_state(match)
-        if on_step is not None:
-            on_step(state)
-    return state
-
-
 def leaked(html: str, state: State, seat: int | None) -> set[str]:
     return hidden_from(state, seat) & set(CARD_ID.findall(html))
 
@@ -97,8 +64,7 @@ def test_no_page_shows_a_card_its_viewer_may_not_see_section_8_2(
     make_user: Any, players: int, options: dict[str, Any], seed: int, steps: int
 ) -> None:
     match, users = started_match(make_user, "dirty_money", players, options)
-    clients: list[tuple[int | None, Client]] = [(seat, client_for(user)) for seat, user in users.items()]
-    clients.append((None, client_for(make_user())))
+    clients = page_viewers(make_user, users)
     checked = 0
 
     def check(state: State) -> None:
@@ -111,7 +77,7 @@ def test_no_page_shows_a_card_its_viewer_may_not_see_section_8_2(
                     assert f'data-card="{card}"' in html
             checked += 1
 
-    final = play(match, random.Random(seed), steps, check)
+    final = play_bots(match, random.Random(seed), steps, check)
     assert checked >= 20 * len(clients)
     if players == 3:
         assert final.phase == "over", "the bots did not finish the game"
@@ -123,7 +89,7 @@ def until(match: Match, rng: random.Random, wanted: Any, limit: int = 600) -> St
     for _ in range(limit):
         if wanted(state):
             return state
-        state = play(match, rng, 1)
+        state = play_bots(match, rng, 1)
     raise AssertionError("the position never came up")
 
 
@@ -235,7 +201,7 @@ async def test_no_socket_message_carries_a_card_its_seat_may_not_see_section_8_2
     def check(text: str, seen: State, seat: int | None) -> None:
         assert not leaked(text, seen, seat), f"seat {seat} was sent hidden cards"
 
-    assert await search_every_message(match, viewers, lambda: play(match, rng, 1), check) > 60
+    assert await search_every_message(match, viewers, lambda: play_bots(match, rng, 1), check) > 60
 
 
 def test_bot_seats_play_their_turns_and_a_timed_out_decision_takes_its_default_10_3(make_user: Any) -> None:
@@ -282,5 +248,5 @@ def test_a_chinese_page_has_no_english_game_term_left(make_user: Any) -> None:
             shown = {term for term in terms if re.search(rf"(?<![A-Za-z0-9]){re.escape(term)}(?![A-Za-z0-9])", html)}
             assert not shown, f"English terms on a Chinese page: {sorted(shown)[:8]}"
 
-    final = play(match, random.Random(4), 400, check)
+    final = play_bots(match, random.Random(4), 400, check)
     assert final.phase == "over"

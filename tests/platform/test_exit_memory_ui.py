@@ -20,25 +20,13 @@ from games.models import Match
 from games.play import services
 from games.play.store import load_state
 
-from .helpers import started_match, state_of
+from .helpers import client_for, page_html, page_viewers, play_bots, started_match, state_of
 from .page_text import LATIN_PHRASE, visible_text
 from .watch import search_every_message
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TILE_ID = re.compile(r"\bT\d\d\b")
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def page_html(client: Client, match: Match) -> str:
-    response = client.get(reverse("match", args=[match.pk]))
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 def hidden_from(state: State, seat: int | None) -> set[str]:
@@ -57,29 +45,12 @@ def hidden_from(state: State, seat: int | None) -> set[str]:
     return hidden
 
 
-def play(match: Match, rng: random.Random, steps: int, on_step: Any = None) -> State:
-    state = load_state(match)
-    for _ in range(steps):
-        actors = sorted(RULES.actors(state))
-        if not actors:
-            break
-        seat = actors[0]
-        action = RULES.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else RULES.bot_action(state, seat, rng)
-        services.do_submit_action(match.pk, seat, action)
-        match.refresh_from_db()
-        state = load_state(match)
-        if on_step is not None:
-            on_step(state)
-    return state
-
-
 @pytest.mark.parametrize(("players", "options"), [(3, {}), (4, {"danger": True})])
 def test_no_page_shows_a_tile_its_viewer_may_not_see_section_8(
     make_user: Any, players: int, options: dict[str, Any]
 ) -> None:
     match, users = started_match(make_user, "exit_memory", players, options)
-    clients: list[tuple[int | None, Client]] = [(seat, client_for(user)) for seat, user in users.items()]
-    clients.append((None, client_for(make_user())))
+    clients = page_viewers(make_user, users)
     checked = 0
 
     def check(state: State) -> None:
@@ -93,7 +64,7 @@ def test_no_page_shows_a_tile_its_viewer_may_not_see_section_8(
                     assert f"&quot;tile&quot;:&quot;{tile}&quot;" in html
             checked += 1
 
-    final = play(match, random.Random(players), 400, check)
+    final = play_bots(match, random.Random(players), 400, check)
     assert checked >= 15 * len(clients)  # three rounds at least; the match seed varies
     assert final.phase == "over", "the bots did not finish the game"
 
@@ -109,7 +80,7 @@ async def test_no_socket_message_carries_a_tile_its_seat_may_not_see_section_8(m
         leaked = hidden_from(seen, seat) & set(TILE_ID.findall(text))
         assert not leaked, f"seat {seat} was sent {leaked}"
 
-    assert await search_every_message(match, viewers, lambda: play(match, rng, 1), check) > 60
+    assert await search_every_message(match, viewers, lambda: play_bots(match, rng, 1), check) > 60
 
 
 def test_a_round_played_from_the_pages_forms_reaches_the_walk_and_the_next_round(make_user: Any) -> None:
@@ -160,7 +131,7 @@ def test_a_chinese_page_has_no_english_left(make_user: Any) -> None:
             assert "緊急出口" in text
             phrases = [p for p in LATIN_PHRASE.findall(text) if "Player" not in p]
             assert not phrases, phrases
-        play(match, rng, 3)
+        play_bots(match, rng, 3)
 
 
 def test_R70_a_player_who_never_answers_gets_the_defaults_marked_as_timed_out(make_user: Any) -> None:

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
@@ -15,7 +14,7 @@ from games.models import ChatMessage, Match
 from games.play import services
 from games.web import ratelimit
 
-from .helpers import started_match
+from .helpers import client_for, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CREATE = {"game": "heist", "seats": 4, "time_amount": 2, "time_unit": "days"}
@@ -29,12 +28,6 @@ def _fresh_counters(monkeypatch: pytest.MonkeyPatch) -> Any:
     cache.clear()
     yield
     cache.clear()
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_item9_match_creation_is_limited_per_user(make_user: Any) -> None:

@@ -13,15 +13,9 @@ from django.urls import reverse
 from games.models import ChatMessage, Match, MatchEvent
 from games.play import services
 
-from .helpers import choose_all, started_match
+from .helpers import choose_all, client_for, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def post_action(client: Client, match: Match, payload: dict[str, Any], version: int | None = None, **extra: Any) -> Any:
