@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import BASE_DIR, E2EDatabase, _bin, _is_postgres, _postgres_admin
+from tests.e2e.conftest import E2EDatabase, _is_postgres, _postgres_admin
 
 DEFAULT_POSTGRES = "postgres://root@127.0.0.1:5432/postgres"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/5"
@@ -57,18 +56,6 @@ def fresh_database(tmp: Path, server: str) -> E2EDatabase:
             os.environ.pop("DATABASE_URL", None)
         else:
             os.environ["DATABASE_URL"] = old
-
-
-def migrate(env: dict[str, str]) -> None:
-    result = subprocess.run(
-        [_bin("python"), "manage.py", "migrate", "--noinput"],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def terminate_connections(database_url: str) -> int:

@@ -8,9 +8,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http
+from tests.e2e.conftest import LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http, migrate_database
 
-from .stack import fresh_database, migrate, postgres_server, terminate_connections
+from .stack import fresh_database, postgres_server, terminate_connections
 
 
 def get(url: str) -> int:
@@ -30,7 +30,7 @@ def test_item6_fault_terminated_database_connections_cost_no_request() -> None:
     try:
         env: dict[str, Any] = _site_env(database.url, port, tmp)
         env.update({"DB_POOL": "true", "DB_POOL_MIN": "4", "DB_POOL_MAX": "4", "CONN_MAX_AGE": "0"})
-        migrate(env)
+        migrate_database(env)
         site.procs.append(
             _spawn("daphne", [_bin("daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env, tmp)
         )

@@ -94,6 +94,20 @@ def _bin(name: str) -> str:
     return found
 
 
+def migrate_database(env: dict[str, str]) -> None:
+    """``manage.py migrate`` on the database of ``env`` (its ``DATABASE_URL``); its output if it fails."""
+    migrate = subprocess.run(
+        [_bin("python"), "manage.py", "migrate", "--noinput"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    if migrate.returncode != 0:
+        raise RuntimeError(f"manage.py migrate failed ({migrate.returncode}):\n{migrate.stdout}\n{migrate.stderr}")
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -407,16 +421,7 @@ def live_site() -> Iterator[LiveSite]:
             env["CELERY_BROKER_URL"] = broker.url
         site.env = env
 
-        migrate = subprocess.run(
-            [_bin("python"), "manage.py", "migrate", "--noinput"],
-            cwd=BASE_DIR,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-        if migrate.returncode != 0:
-            raise RuntimeError(f"manage.py migrate failed ({migrate.returncode}):\n{migrate.stdout}\n{migrate.stderr}")
+        migrate_database(env)
 
         site.procs.append(
             _spawn("daphne", [_bin("daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env, tmp)

@@ -14,6 +14,29 @@ from games.templatetags import hideout
 from .helpers import collector_off, started_match
 
 
+def spy_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The list every fragment rendered from now on (not reused) is appended to, as
+    ``<name>[-<loop key>]@<viewer>``; the fragments render as before."""
+    renders: list[str] = []
+    real_memo = fragment_memo.rendered
+
+    def spy_memo(key: tuple[Any, ...], inputs: Any, render: Any, **options: Any) -> SafeString:
+        def counted() -> SafeString:
+            renders.append(f"{key[-2]}{'' if key[-1] is None else '-' + str(key[-1])}@{key[3]}")
+            return render()
+
+        return real_memo(key, inputs, counted, **options)
+
+    monkeypatch.setattr(fragment_memo, "rendered", spy_memo)  # the module the template tags call too
+    return renders
+
+
+def render_every_board(match: Any, by_seat: dict[int, Any]) -> None:
+    """Every seat's board rendered once, each on a fresh copy of the match row, to fill the memos."""
+    for user in by_seat.values():
+        pushes.render_seat(type(match).objects.get(pk=match.pk), user, {"board"})
+
+
 def counting(html: str) -> tuple[list[int], Any]:
     calls: list[int] = []
 
@@ -79,20 +102,8 @@ def test_a_heist_move_renders_only_the_panels_it_changed(
     """After one choice, the other seats' panels and the opponents' own panels are reused."""
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check renders every reused fragment again
     match, by_seat = started_match(make_user, "heist", 4)
-    for user in by_seat.values():
-        pushes.render_seat(type(match).objects.get(pk=match.pk), user, {"board"})
-    renders: list[str] = []
-    real_memo = fragment_memo.rendered
-
-    def spy_memo(key: tuple[Any, ...], inputs: Any, render: Any, **options: Any) -> SafeString:
-        def counted() -> SafeString:
-            renders.append(f"{key[-2]}{'' if key[-1] is None else '-' + str(key[-1])}@{key[3]}")
-            return render()
-
-        return real_memo(key, inputs, counted, **options)
-
-    monkeypatch.setattr(fragment_memo, "rendered", spy_memo)
-    monkeypatch.setattr(hideout.fragment_memo, "rendered", spy_memo)
+    render_every_board(match, by_seat)
+    renders = spy_renders(monkeypatch)
     services.do_submit_action(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
     after = type(match).objects.get(pk=match.pk)
     renders.clear()
@@ -152,21 +163,10 @@ def test_a_bridge_race_move_renders_only_the_dashboards_it_changed(
 
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
     match, by_seat = started_match(make_user, "bridge_race", 3)
-    for user in by_seat.values():
-        pushes.render_seat(type(match).objects.get(pk=match.pk), user, {"board"})
+    render_every_board(match, by_seat)
     rules, state = rules_for(match), load_state(match)
     (mover,) = rules.actors(state)
-    renders: list[str] = []
-    real_memo = fragment_memo.rendered
-
-    def spy_memo(key: tuple[Any, ...], inputs: Any, render: Any, **options: Any) -> SafeString:
-        def counted() -> SafeString:
-            renders.append(f"{key[-2]}{'' if key[-1] is None else '-' + str(key[-1])}@{key[3]}")
-            return render()
-
-        return real_memo(key, inputs, counted, **options)
-
-    monkeypatch.setattr(hideout.fragment_memo, "rendered", spy_memo)
+    renders = spy_renders(monkeypatch)
     services.do_submit_action(match.pk, mover, rules.legal_actions(state, mover)[0])
     after = type(match).objects.get(pk=match.pk)
     (following,) = rules.actors(load_state(after))
