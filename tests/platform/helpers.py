@@ -141,6 +141,26 @@ def play_bots(match: Match, rng: random.Random, steps: int, on_step: Callable[[A
     return state
 
 
+def play_checking_pages(
+    match: Match,
+    clients: list[tuple[int | None, Client]],
+    rng: random.Random,
+    steps: int,
+    check_page: Callable[[str, Any, int | None], None],
+) -> tuple[Any, int]:
+    """:func:`play_bots`, every client's match page fetched after each move and handed to
+    ``check_page(html, state, seat)``; the last state and how many pages were checked."""
+    checked = 0
+
+    def check(state: Any) -> None:
+        nonlocal checked
+        for seat, client in clients:
+            check_page(page_html(client, match), state, seat)
+            checked += 1
+
+    return play_bots(match, rng, steps, check), checked
+
+
 def random_move(match_id: int, rng: random.Random) -> bool:
     """One random legal move (or the server's own step); False when the game is over."""
     match = Match.objects.get(pk=match_id)

@@ -326,6 +326,18 @@ def test_action_phase_controls_steps_shots_shop_and_tiles() -> None:
         assert "action=" not in other and 'id="br-actions"' not in other
 
 
+def dice_to_resolve(tiles: tuple[str, ...]) -> Any:
+    """Seat 0 (20 mph, durability 4) to resolve POINTER POINTER REPAIR REPAIR DAMAGE, holding ``tiles``."""
+    return scenario(
+        ALL_OBJECTS,
+        stage="mod",
+        speeds={0: 20},
+        durs={0: 4},
+        dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"),
+        tiles={0: tiles},
+    )
+
+
 def test_roll_reroll_resolve_controls() -> None:
     pre = scenario(ALL_OBJECTS, stage="pre", speeds={0: 20})
     html = render(pre, 0)
@@ -341,14 +353,7 @@ def test_roll_reroll_resolve_controls() -> None:
     assert '<input type="hidden" name="keep[]" value="0">' in html
     assert "1 reroll left" in html
 
-    mod = scenario(
-        ALL_OBJECTS,
-        stage="mod",
-        speeds={0: 20},
-        durs={0: 4},
-        dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"),
-        tiles={0: ("B04", "B22", "B23", "B12")},
-    )
+    mod = dice_to_resolve(tiles=("B04", "B22", "B23", "B12"))
     html = render(mod, 0)
     assert {"RESOLVE_DICE", "USE_TILE"} <= assert_controls(html, mod, 0)
     assert 'id="br-resolve"' in html and 'data-base="20"' in html
@@ -413,14 +418,7 @@ def no_js_post_data(form: str, **fields: Any) -> dict[str, Any]:
 
 
 def test_forms_name_their_fields_for_a_post_without_javascript() -> None:
-    mod = scenario(
-        ALL_OBJECTS,
-        stage="mod",
-        speeds={0: 20},
-        durs={0: 4},
-        dice=("POINTER", "POINTER", "REPAIR", "REPAIR", "DAMAGE"),
-        tiles={0: ("B12",)},
-    )
+    mod = dice_to_resolve(tiles=("B12",))
     html = render(mod, 0)
     resolve = form_html(html, "br-resolve")
     assert resolve.count('<select name="adjust[]"') == 2 and "<noscript>" not in html

@@ -25,7 +25,7 @@ from games.models import Match
 from games.play import services
 from games.play.store import load_state
 
-from .helpers import client_for, page_html, page_viewers, play_bots, started_match
+from .helpers import client_for, page_html, page_viewers, play_bots, play_checking_pages, started_match
 from .page_text import dirty_money_english_terms
 from .watch import search_every_message
 
@@ -65,19 +65,14 @@ def test_no_page_shows_a_card_its_viewer_may_not_see_section_8_2(
 ) -> None:
     match, users = started_match(make_user, "dirty_money", players, options)
     clients = page_viewers(make_user, users)
-    checked = 0
 
-    def check(state: State) -> None:
-        nonlocal checked
-        for seat, client in clients:
-            html = page_html(client, match)
-            assert not leaked(html, state, seat), f"seat {seat} was shown hidden cards"
-            if seat is not None and state.phase != "over":
-                for card in state.hands[seat]:  # my own hand is on my page
-                    assert f'data-card="{card}"' in html
-            checked += 1
+    def check(html: str, state: State, seat: int | None) -> None:
+        assert not leaked(html, state, seat), f"seat {seat} was shown hidden cards"
+        if seat is not None and state.phase != "over":
+            for card in state.hands[seat]:  # my own hand is on my page
+                assert f'data-card="{card}"' in html
 
-    final = play_bots(match, random.Random(seed), steps, check)
+    final, checked = play_checking_pages(match, clients, random.Random(seed), steps, check)
     assert checked >= 20 * len(clients)
     if players == 3:
         assert final.phase == "over", "the bots did not finish the game"

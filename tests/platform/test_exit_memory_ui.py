@@ -20,7 +20,7 @@ from games.models import Match
 from games.play import services
 from games.play.store import load_state
 
-from .helpers import client_for, page_html, page_viewers, play_bots, started_match, state_of
+from .helpers import client_for, page_html, page_viewers, play_bots, play_checking_pages, started_match, state_of
 from .page_text import LATIN_PHRASE, visible_text
 from .watch import search_every_message
 
@@ -51,20 +51,15 @@ def test_no_page_shows_a_tile_its_viewer_may_not_see_section_8(
 ) -> None:
     match, users = started_match(make_user, "exit_memory", players, options)
     clients = page_viewers(make_user, users)
-    checked = 0
 
-    def check(state: State) -> None:
-        nonlocal checked
-        for seat, client in clients:
-            html = page_html(client, match)
-            leaked = hidden_from(state, seat) & set(TILE_ID.findall(html))
-            assert not leaked, f"seat {seat} was shown {leaked}"
-            if seat is not None and state.phase in (TURN, EXTRA) and state.turn == seat:
-                for tile in state.hands[seat]:  # my own tiles are on my page, as forms
-                    assert f"&quot;tile&quot;:&quot;{tile}&quot;" in html
-            checked += 1
+    def check(html: str, state: State, seat: int | None) -> None:
+        leaked = hidden_from(state, seat) & set(TILE_ID.findall(html))
+        assert not leaked, f"seat {seat} was shown {leaked}"
+        if seat is not None and state.phase in (TURN, EXTRA) and state.turn == seat:
+            for tile in state.hands[seat]:  # my own tiles are on my page, as forms
+                assert f"&quot;tile&quot;:&quot;{tile}&quot;" in html
 
-    final = play_bots(match, random.Random(players), 400, check)
+    final, checked = play_checking_pages(match, clients, random.Random(players), 400, check)
     assert checked >= 15 * len(clients)  # three rounds at least; the match seed varies
     assert final.phase == "over", "the bots did not finish the game"
 

@@ -209,13 +209,19 @@ def test_R38_R39_R29_premature_and_scoring_chains() -> None:
     assert result["scorers"] == [2] and t.state.scores == (0, 0, 1)
 
 
-def test_R38_when_the_route_escapes_the_holders_score_and_every_chain_was_premature() -> None:
+def escaped_after_a_premature_declaration() -> Table:
+    """Seat 1 declares the route lost after one tile and nobody joins; the route then escapes."""
     t = Table(["T01", "T02", "T04"])
     t.place(0, "T01", "N")
     t.declare(1)
     t.reply(2, False)
     t.reply(0, False)
     t.place(2, "T04", "N")
+    return t
+
+
+def test_R38_when_the_route_escapes_the_holders_score_and_every_chain_was_premature() -> None:
+    t = escaped_after_a_premature_declaration()
     assert t.state.phase == "summary"
     assert t.state.result is not None and t.state.result["outcome"] == "ESCAPED"
     assert t.state.scores == (1, 0, 1) and t.state.result["chains"][0]["status"] == "premature"
@@ -402,12 +408,7 @@ def test_R35_FL0_lies_face_up_in_every_round() -> None:
 
 
 def test_R42_scores_are_public() -> None:
-    t = Table(["T01", "T02", "T04"])
-    t.place(0, "T01", "N")
-    t.declare(1)
-    t.reply(2, False)
-    t.reply(0, False)
-    t.place(2, "T04", "N")
+    t = escaped_after_a_premature_declaration()
     assert t.state.scores == (1, 0, 1)
     assert all(t.view(seat)["scores"] == [1, 0, 1] for seat in (None, 0, 1, 2))
 
