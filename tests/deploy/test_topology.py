@@ -40,9 +40,10 @@ from tests.e2e.conftest import (
     _spawn,
     _wait_http,
     _wait_log,
+    migrate_database,
 )
 
-from .stack import fresh_database, migrate, postgres_server, redis_server, skip_or_fail
+from .stack import fresh_database, postgres_server, redis_server, skip_or_fail
 
 CSRF_IN_PAGE = re.compile(r'"X-CSRFToken":\s*"([A-Za-z0-9]+)"')
 DEPLOY = BASE_DIR / "deploy"
@@ -218,7 +219,7 @@ def stack() -> Iterator[dict[str, Any]]:
                 "DB_POOL": "true",
             }
         )
-        migrate(env)
+        migrate_database(env)
         collect = subprocess.run(
             [_bin("python"), "manage.py", "collectstatic", "--noinput", "-v0"], cwd=BASE_DIR, env=env, timeout=180
         )
