@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,33 +146,27 @@ def postgres_cpu_seconds() -> float:
     return total
 
 
-def children_of(pid: int) -> list[int]:
+def _pids_where(file: str, wanted: Callable[[str], bool]) -> list[int]:
+    """The processes whose ``/proc/<pid>/<file>`` passes ``wanted``; one gone meanwhile is passed over."""
     out = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                out.append(int(entry))
+            with open(f"/proc/{entry}/{file}") as fh:
+                if wanted(fh.read()):
+                    out.append(int(entry))
         except (OSError, IndexError, ValueError):
             continue
     return out
 
 
+def children_of(pid: int) -> list[int]:
+    return _pids_where("stat", lambda stat: int(stat.rsplit(")", 1)[1].split()[1]) == pid)
+
+
 def pids_named(name: str) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/comm") as fh:
-                if fh.read().strip() == name:
-                    out.append(int(entry))
-        except OSError:
-            continue
-    return out
+    return _pids_where("comm", lambda comm: comm.strip() == name)
 
 
 def machine_cpu() -> tuple[float, float]:

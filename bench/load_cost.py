@@ -34,6 +34,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,64 +44,61 @@ from _common import TempDatabase, django_setup, pct, start_match, table
 SIZES = (20, 200, 2000)
 
 
-def build_heist(target: int, prefix: str) -> tuple[int, Any]:
+def _build(game: str, players: int, target: int, prefix: str, move: Callable[[Any, Any, random.Random], Any]) -> Any:
+    """A ``game`` match played through the services to version ``target`` (or its end, or a state
+    nobody may act in), ``move(rules, state, rng)`` choosing each (seat, action); (match id, seat 0's user)."""
     from games.engines.registry import get_rules
     from games.models import Match
     from games.play import services
     from games.play.store import load_state
 
-    rules = get_rules("heist")
-    match, _users = start_match("heist", 4, prefix)
-    rng = random.Random(target)
-    while True:
-        match = Match.objects.get(pk=match.pk)
-        if match.version >= target:
-            break
-        state = load_state(match)
-        if state.phase == "planning":
-            seat = next(s for s in range(4) if rules.legal_actions(state, s))
-            action = rules.bot_action(state, seat, rng)
-        else:
-            # Negotiation: the first seat that can make offers offers 1M to another, then cancels it.
-            seat = next(s for s in range(4) if any(a["type"] == "offer" for a in rules.legal_actions(state, s)))
-            legal = rules.legal_actions(state, seat)
-            cancel = [a for a in legal if a["type"] == "cancel"]
-            if cancel:
-                action = cancel[0]
-            else:
-                action = next(a for a in legal if a["type"] == "offer" and a.get("clause_slot") is None)
-        services.do_submit_action(match.pk, seat, action, expected_version=match.version)
-    by_seat = {s.number: s.user for s in match.seats.select_related("user")}
-    return match.pk, by_seat[0]
-
-
-def build_bridge_race(target: int, prefix: str) -> tuple[int, Any]:
-    """A race of one human (seat 0's viewer) and 4 bots; the human's moves are made by the bot too."""
-    from games.engines.base import SYSTEM
-    from games.engines.registry import get_rules
-    from games.models import Match
-    from games.play import services
-    from games.play.store import load_state
-
-    rules = get_rules("bridge_race")
-    match, _users = start_match("bridge_race", 5, prefix)
+    rules = get_rules(game)
+    match, _users = start_match(game, players, prefix)
     rng = random.Random(target)
     while True:
         match = Match.objects.get(pk=match.pk)
         if match.version >= target or match.status != Match.Status.ACTIVE:
             break
-        state = load_state(match)
-        actors = sorted(rules.actors(state))
-        if not actors:
+        chosen = move(rules, load_state(match), rng)
+        if chosen is None:
             break
-        seat = actors[0]
-        if seat == SYSTEM:
-            action = rules.legal_actions(state, SYSTEM)[0]
-        else:
-            action = rules.bot_action(state, seat, rng)
+        seat, action = chosen
         services.do_submit_action(match.pk, seat, action, expected_version=match.version)
     by_seat = {s.number: s.user for s in match.seats.select_related("user")}
     return match.pk, by_seat[0]
+
+
+def _heist_move(rules: Any, state: Any, rng: random.Random) -> tuple[int, Any]:
+    if state.phase == "planning":
+        seat = next(s for s in range(4) if rules.legal_actions(state, s))
+        return seat, rules.bot_action(state, seat, rng)
+    # Negotiation: the first seat that can make offers offers 1M to another, then cancels it.
+    seat = next(s for s in range(4) if any(a["type"] == "offer" for a in rules.legal_actions(state, s)))
+    legal = rules.legal_actions(state, seat)
+    cancel = [a for a in legal if a["type"] == "cancel"]
+    if cancel:
+        return seat, cancel[0]
+    return seat, next(a for a in legal if a["type"] == "offer" and a.get("clause_slot") is None)
+
+
+def _bot_move(rules: Any, state: Any, rng: random.Random) -> tuple[int, Any] | None:
+    """The lowest acting seat's bot move (the server's own first legal step for SYSTEM); None: nobody acts."""
+    from games.engines.base import SYSTEM
+
+    actors = sorted(rules.actors(state))
+    if not actors:
+        return None
+    seat = actors[0]
+    return seat, rules.legal_actions(state, SYSTEM)[0] if seat == SYSTEM else rules.bot_action(state, seat, rng)
+
+
+def build_heist(target: int, prefix: str) -> tuple[int, Any]:
+    return _build("heist", 4, target, prefix, _heist_move)
+
+
+def build_bridge_race(target: int, prefix: str) -> tuple[int, Any]:
+    """A race of one human (seat 0's viewer) and 4 bots; the human's moves are made by the bot too."""
+    return _build("bridge_race", 5, target, prefix, _bot_move)
 
 
 def fast_writes(on: bool) -> None:
