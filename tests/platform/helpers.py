@@ -108,6 +108,19 @@ def client_for(user: Any) -> Client:
     return client
 
 
+def count_calls(monkeypatch: Any, owner: Any, name: str) -> list[int]:
+    """Each call of ``owner.<name>`` from now on appends a 1 to the list returned, and goes on as before."""
+    calls: list[int] = []
+    real = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
 def page_viewers(make_user: Callable[[], Any], users: dict[int, Any]) -> list[tuple[int | None, Client]]:
     """A logged-in client for every seat of ``users`` and, last, one for a spectator (seat ``None``)."""
     clients: list[tuple[int | None, Client]] = [(seat, client_for(user)) for seat, user in users.items()]

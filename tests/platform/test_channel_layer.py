@@ -66,21 +66,16 @@ def test_a_moves_messages_reach_the_writers_own_sockets_once_without_redis_and_t
 
 
 async def _delivered_here_and_elsewhere() -> None:
-    from games.runtime.channel_layer import SharedDecodeChannelLayer
+    async with _two_processes("test-deliver-here") as (here, elsewhere):
+        decodes: list[Any] = []
+        real = here._serializer.deserialize
 
-    # Two processes' layers: the writer's ("here") and another daphne's ("elsewhere").
-    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-deliver-here")
-    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-deliver-here")
-    decodes: list[Any] = []
-    real = here._serializer.deserialize
+        def counted(message: bytes) -> Any:
+            decodes.append(message)
+            return real(message)
 
-    def counted(message: bytes) -> Any:
-        decodes.append(message)
-        return real(message)
-
-    here._serializer.deserialize = counted
-    group = "match_1_players"
-    try:
+        here._serializer.deserialize = counted
+        group = "match_1_players"
         mine = [await here.new_channel() for _ in range(2)]
         theirs = [await elsewhere.new_channel() for _ in range(2)]
         for layer, channels in ((here, mine), (elsewhere, theirs)):
@@ -103,9 +98,6 @@ async def _delivered_here_and_elsewhere() -> None:
         # Any other message through Redis is heard here as before.
         await elsewhere.group_send(group, {"type": "match.changed", "revision": 2})
         assert (await asyncio.wait_for(here.receive(mine[0]), timeout=5))["revision"] == 2
-    finally:
-        await here.flush()
-        await elsewhere.flush()
 
 
 def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_thread_of_their_own(
@@ -130,12 +122,9 @@ def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_threa
 
 async def _published_by_the_sockets_loop(monkeypatch: pytest.MonkeyPatch, background_used: list[bool]) -> None:
     from games.push import broadcaster
-    from games.runtime.channel_layer import SharedDecodeChannelLayer
 
-    here = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-hand-over")
-    elsewhere = SharedDecodeChannelLayer(hosts=[SERVER], prefix="test-hand-over")
-    group = "match_2_players"
-    try:
+    async with _two_processes("test-hand-over") as (here, elsewhere):
+        group = "match_2_players"
         # No member channel here yet: nothing to hand over, the caller publishes.
         assert not await asyncio.to_thread(here.hand_over, [(group, {"type": "match.changed"})])
         mine, theirs = await here.new_channel(), await elsewhere.new_channel()
@@ -153,9 +142,6 @@ async def _published_by_the_sockets_loop(monkeypatch: pytest.MonkeyPatch, backgr
         await asyncio.to_thread(broadcaster.send_many, [(group, {"type": "seats.update", "revision": 4})])
         assert (await asyncio.wait_for(elsewhere.receive(theirs), timeout=5))["revision"] == 4
         assert background_used == [True]
-    finally:
-        await here.flush()
-        await elsewhere.flush()
 
 
 def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_loop(

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games.play import services
 
-from .helpers import choose_all, started_match
+from .helpers import choose_all, count_calls, started_match
 from .socket_clients import act, answer_to, as_user, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -473,14 +473,7 @@ async def test_a_stale_move_is_answered_after_the_push_that_made_it_stale(make_u
     real_publish = pushes.publish
     monkeypatch.setattr(pushes, "publish", lambda *a, **k: held.append((a, k)))  # the push is on its way
     await sync_to_async(services.do_submit_action)(match.pk, 1, {"type": "commit"}, expected_version=match.version)
-    rendered_here: list[int] = []
-    real_render = pushes.render_seat
-
-    def counted_render(*args: Any, **kwargs: Any) -> Any:
-        rendered_here.append(1)
-        return real_render(*args, **kwargs)
-
-    monkeypatch.setattr(pushes, "render_seat", counted_render)
+    rendered_here = count_calls(monkeypatch, pushes, "render_seat")
     await mine.send_json_to(act({"type": "commit"}, match.version, "k-12"))
     assert await mine.receive_nothing(timeout=0.1)  # no answer before the board
     assert rendered_here == []  # and no board rendered by my socket meanwhile

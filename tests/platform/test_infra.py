@@ -12,6 +12,8 @@ import pytest
 from config.limits import HttpConcurrencyLimit
 from games.runtime.redis_cache import SharedRedisCache
 
+from .helpers import count_calls
+
 
 def run_in_own_thread(coroutine: Any) -> None:
     """Run a coroutine on a fresh event loop in another thread (the browser tests leave
@@ -125,14 +127,7 @@ def test_a_message_sent_alike_to_many_sockets_is_compressed_once(monkeypatch: py
     import config.asgi  # noqa: F401  (installs it, as when daphne starts)
     from games.runtime import wscompress
 
-    compressions: list[int] = []
-    real_compressobj = zlib.compressobj
-
-    def counted(*args: Any) -> Any:
-        compressions.append(1)
-        return real_compressobj(*args)
-
-    monkeypatch.setattr(wscompress.zlib, "compressobj", counted)
+    compressions = count_calls(monkeypatch, wscompress.zlib, "compressobj")
     monkeypatch.setattr(wscompress, "_deflated", {})
     accepted = wscompress.accept([PerMessageDeflateOffer(accept_no_context_takeover=True, accept_max_window_bits=True)])
     assert accepted is not None

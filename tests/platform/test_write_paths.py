@@ -16,7 +16,7 @@ from games.models import Match, MatchEvent, Profile
 from games.play import guarded, services, store, write_paths
 from games.push import pushes
 
-from .helpers import as_orm_gives, choose_all, started_match, state_of
+from .helpers import as_orm_gives, choose_all, count_calls, started_match, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -176,15 +176,7 @@ def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after
 
 def counting_decisions(monkeypatch: Any) -> list[int]:
     """Count the moves the stores decide (each call of ``decision.decide``)."""
-    made: list[int] = []
-    real = write_paths.decide
-
-    def decide(*args: Any, **kwargs: Any) -> Any:
-        made.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(write_paths, "decide", decide)
-    return made
+    return count_calls(monkeypatch, write_paths, "decide")
 
 
 def test_a_move_is_decided_once_and_twice_at_most_when_the_cache_was_stale(make_user: Any, monkeypatch: Any) -> None:
