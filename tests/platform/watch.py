@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 from games.models import Match
 from games.play.store import load_state
 
+from .helpers import play_bots, started_match
 from .socket_clients import as_user
 
 
@@ -50,3 +52,13 @@ async def search_every_message(
     for communicator in sockets.values():
         await communicator.disconnect()
     return checked
+
+
+async def bots_watched(make_user: Any, game: str, seed: int, check: Callable[[str, Any, int | None], None]) -> int:
+    """A 3-seat ``game`` match played by bots one move at a time (``random.Random(seed)``), every
+    seat and a spectator watching it over the socket: :func:`search_every_message` with ``check``."""
+    match, users = await sync_to_async(started_match)(make_user, game, 3)
+    viewers: dict[int | None, Any] = {seat: user for seat, user in users.items()}
+    viewers[None] = await sync_to_async(make_user)()  # a spectator
+    rng = random.Random(seed)
+    return await search_every_message(match, viewers, lambda: play_bots(match, rng, 1), check)
