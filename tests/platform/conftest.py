@@ -103,6 +103,13 @@ def _fragment_inputs_checked(settings: Any) -> None:
     settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = True
 
 
+@pytest.fixture
+def fragment_inputs_unchecked(settings: Any) -> None:
+    """For a test that counts renders or digests: the check would render every reused fragment (and
+    walk every reused shell) again."""
+    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
+
+
 @pytest.fixture(autouse=True)
 def _fresh_state_cache() -> Any:
     from games.play import store

@@ -47,8 +47,7 @@ def counting(html: str) -> tuple[list[int], Any]:
     return calls, render
 
 
-def test_same_inputs_reuse_the_fragment_and_new_inputs_render_it(settings: Any) -> None:
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
+def test_same_inputs_reuse_the_fragment_and_new_inputs_render_it(fragment_inputs_unchecked: None) -> None:
     calls, render = counting("<div id='x'>1M</div>")
     key = (1, "seed", "en", 0, "x", None)
     assert fragment_memo.rendered(key, {"money": 1}, render) == "<div id='x'>1M</div>"
@@ -58,10 +57,9 @@ def test_same_inputs_reuse_the_fragment_and_new_inputs_render_it(settings: Any) 
     assert len(calls) == 2
 
 
-def test_inputs_that_come_back_find_their_fragment_again(settings: Any) -> None:
+def test_inputs_that_come_back_find_their_fragment_again(fragment_inputs_unchecked: None) -> None:
     """Each set of inputs has its own slot: a panel whose inputs go back to an earlier set (whose
     turn it is, an offer allowed again) is not rendered again; another viewer's key is another slot."""
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
     calls, render = counting("<p>turn</p>")
     key = (1, "seed", "en", 0, "turn", None)
     for inputs in ({"mine": True}, {"mine": False}, {"mine": True}, {"mine": False}, {"mine": True}):
@@ -71,9 +69,8 @@ def test_inputs_that_come_back_find_their_fragment_again(settings: Any) -> None:
     assert len(calls) == 3
 
 
-def test_inputs_are_a_snapshot_not_a_reference(settings: Any) -> None:
+def test_inputs_are_a_snapshot_not_a_reference(fragment_inputs_unchecked: None) -> None:
     """An engine list changed in place after the render must not look like the inputs it was."""
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
     calls, render = counting("<p>a</p>")
     hands = [{"seat": 0, "status": "undecided"}]
     fragment_memo.rendered((1, "s", "en", 0, "hands", None), hands, render)
@@ -97,10 +94,9 @@ def test_the_tests_check_catches_inputs_that_miss_what_a_fragment_shows(settings
 
 @pytest.mark.django_db
 def test_a_heist_move_renders_only_the_panels_it_changed(
-    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, fragment_inputs_unchecked: None
 ) -> None:
     """After one choice, the other seats' panels and the opponents' own panels are reused."""
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check renders every reused fragment again
     match, by_seat = started_match(make_user, "heist", 4)
     render_every_board(match, by_seat)
     renders = spy_renders(monkeypatch)
@@ -132,14 +128,13 @@ def test_a_short_pickle_is_its_own_digest_and_never_equals_a_hash() -> None:
     assert fragment_memo.digest(sixteen) != pickle.dumps(sixteen, protocol=5), "a pickle of a hash's length is hashed"
 
 
-def test_translated_text_and_what_cannot_be_pickled_are_digested(settings: Any) -> None:
+def test_translated_text_and_what_cannot_be_pickled_are_digested(fragment_inputs_unchecked: None) -> None:
     """The digest is a pickle: lazy translations match themselves (the language is in the key);
     something that cannot be pickled matches nothing, not even an object at the same address."""
     from threading import Lock
 
     from django.utils.translation import gettext_lazy
 
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
     calls, render = counting("<p>Speed</p>")
     key = (3, "s", "en", 0, "label", None)
     fragment_memo.rendered(key, {"label": gettext_lazy("Speed")}, render)
@@ -155,13 +150,12 @@ def test_translated_text_and_what_cannot_be_pickled_are_digested(settings: Any) 
 
 @pytest.mark.django_db
 def test_a_bridge_race_move_renders_only_the_dashboards_it_changed(
-    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, fragment_inputs_unchecked: None
 ) -> None:
     """A car chosen changes its chooser's dashboard and the next chooser's (now acting), not the third's;
     a dashboard is a shared fragment, rendered once for every viewer, its own player's too."""
     from games.play.store import load_state, rules_for
 
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False
     match, by_seat = started_match(make_user, "bridge_race", 3)
     render_every_board(match, by_seat)
     rules, state = rules_for(match), load_state(match)

@@ -23,9 +23,8 @@ def _boards(match_type: Any, match_pk: int, by_seat: dict[int, Any]) -> dict[int
 
 @pytest.mark.django_db
 def test_a_heist_move_reuses_every_shell_and_gives_the_board_a_walk_gives(
-    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, fragment_inputs_unchecked: None
 ) -> None:
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check walks every reused shell again
     match, by_seat = started_match(make_user, "heist", 4)
     _boards(type(match), match.pk, by_seat)
     walks: list[int] = []
@@ -62,7 +61,7 @@ def test_a_heist_move_reuses_every_shell_and_gives_the_board_a_walk_gives(
 
 @pytest.mark.django_db
 def test_a_kept_board_binds_its_template_only_for_a_fragment_it_renders(
-    make_user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, fragment_inputs_unchecked: None
 ) -> None:
     """A kept shell whose fragments are all kept renders none, and so binds no template context
     (bridge_race declares the inputs of every plain fragment); one whose inputs changed renders
@@ -70,7 +69,6 @@ def test_a_kept_board_binds_its_template_only_for_a_fragment_it_renders(
     from games.engines.registry import get_rules
     from games.play.store import load_state
 
-    settings.HIDEOUT_CHECK_FRAGMENT_INPUTS = False  # the check renders every kept fragment again
     match, by_seat = started_match(make_user, "bridge_race", 3, seed="kept-board")
     _boards(type(match), match.pk, by_seat)  # walked: the shells are kept
     first = _boards(type(match), match.pk, by_seat)  # kept: the shared fragments are kept together
