@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from games.engines.base import SYSTEM, DecideContext, Event, Rules, replay
+from games.engines.base import SYSTEM, Event, Rules, replay
 from games.engines.registry import engines, get_rules
+from tests.engines.random_play import decided_as_sent, random_turn
 
 GAMES = engines()
 MAX_STEPS = 6000
@@ -38,19 +39,10 @@ def play(rules: Rules[Any], players: int, options: dict[str, Any], seed: int) ->
         if not actors:
             break
         now += rng.choice((0.0, 0.5, 3.0))
-        if SYSTEM in actors:
-            seat, action = SYSTEM, rules.legal_actions(state, SYSTEM)[0]
-        else:
-            deadlines = sorted(rules.deadlines(state), key=lambda d: d.due)
-            people = [s for s in sorted(actors) if rules.legal_actions(state, s)]
-            # Late in a long game, let time run out so that every game ends.
-            if deadlines and (not people or rng.random() < (0.05 if step < MAX_STEPS // 2 else 0.6)):
-                now = max(now, deadlines[0].due)
-                seat, action = SYSTEM, deadlines[0].action
-            else:
-                seat = rng.choice(people)
-                action = rng.choice(rules.legal_actions(state, seat))
-        events = rules.decide(state, seat, rules.parse_action(json.loads(json.dumps(action))), DecideContext(rng, now))
+        # Late in a long game, let time run out so that every game ends.
+        odds = 0.05 if step < MAX_STEPS // 2 else 0.6
+        seat, action, now = random_turn(rules, state, actors, rng, now, timeout_odds=odds, due_first=False)
+        events = decided_as_sent(rules, state, seat, action, rng, now)
         for event in events:
             state = rules.evolve(state, event)
         log.extend(events)

@@ -21,6 +21,7 @@ from games.engines.base import SYSTEM, DecideContext, EngineError, Event, Invali
 from games.engines.police_alarm import RULES, PoliceAlarmRules
 from games.engines.police_alarm.constants import CIRCLE_IDS, DIR_ORDER, ROAD
 from games.engines.police_alarm.state import State
+from tests.engines.random_play import decided_as_sent, random_turn
 
 PLAYOUTS = int(os.environ.get("HIDEOUT_PLAYOUTS", "6"))
 ORIGIN = 1_700_000_000.0
@@ -175,21 +176,11 @@ def play_to_the_end(seed: int, players: int, options: dict[str, Any]) -> None:
             break
         now += rng.choice((0.0, 0.15, 0.5, 3.0))
         state = checker.state
-        if SYSTEM in actors:
-            seat, action = SYSTEM, rules.legal_actions(state, SYSTEM)[0]
-        else:
-            deadlines = sorted(rules.deadlines(state), key=lambda d: d.due)
-            people = [s for s in sorted(actors) if rules.legal_actions(state, s)]
-            # What is due by now has fired before any input at now (the site's timers run on time):
-            # a player's legal actions are those of the state it leads to.
-            due = bool(deadlines) and deadlines[0].due <= now
-            if deadlines and (due or not people or rng.random() < (0.05 if step < 4000 else 0.6)):
-                now = max(now, deadlines[0].due)
-                seat, action = SYSTEM, deadlines[0].action
-            else:
-                seat = rng.choice(people)
-                action = rng.choice(rules.legal_actions(state, seat))
-        events = rules.decide(state, seat, rules.parse_action(json.loads(json.dumps(action))), DecideContext(rng, now))
+        # What is due by now has fired before any input at now (the site's timers run on time): a
+        # player's legal actions are those of the state it leads to.
+        odds = 0.05 if step < 4000 else 0.6
+        seat, action, now = random_turn(rules, state, actors, rng, now, timeout_odds=odds, due_first=True)
+        events = decided_as_sent(rules, state, seat, action, rng, now)
         checker.accept(events)
         log.extend(events)
     final = checker.state
