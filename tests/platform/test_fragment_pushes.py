@@ -9,6 +9,7 @@ result must equal a fresh full render of that viewer's board and log.
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -233,6 +234,24 @@ def record_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int | None, dict
     return sent
 
 
+async def moves_caught_up(
+    match_id: int,
+    pages: dict[int, tuple[WebsocketCommunicator, Page]],
+    by_seat: dict[int, Any],
+    rng: random.Random,
+    most: int,
+    sent: list[Any],
+) -> AsyncIterator[None]:
+    """Up to ``most`` random moves (fewer if the game ends), each given back once every page caught
+    up with it (:func:`all_caught_up`), ``sent`` holding what that move sent (:func:`record_sends`)."""
+    for _ in range(most):
+        sent.clear()
+        if not await sync_to_async(random_move)(match_id, rng):
+            return
+        await all_caught_up(match_id, pages, by_seat)
+        yield None
+
+
 async def all_caught_up(
     match_id: int, pages: dict[int, tuple[WebsocketCommunicator, Page]], by_seat: dict[int, Any]
 ) -> None:
@@ -254,13 +273,8 @@ async def test_a_diffs_shared_fragments_go_ahead_compressed_and_its_secrets_plai
     sent = record_sends(monkeypatch)
     match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
     pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
-    rng = random.Random(5)
     parts = 0
-    for _ in range(40):
-        sent.clear()
-        if not await sync_to_async(random_move)(match.pk, rng):
-            break
-        await all_caught_up(match.pk, pages, by_seat)
+    async for _ in moves_caught_up(match.pk, pages, by_seat, random.Random(5), 40, sent):
         spectator_view = await sync_to_async(fresh)(match.pk, None)
         for _seat, message, deflate in sent:
             if message["type"] == "part":
@@ -293,13 +307,8 @@ async def test_a_bridge_race_diffs_shared_part_is_the_same_message_for_every_sea
     sent = record_sends(monkeypatch)
     match, by_seat = await sync_to_async(started_match)(make_user, "bridge_race", 5)
     pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
-    rng = random.Random(11)
     alike = 0
-    for _ in range(30):
-        sent.clear()
-        if not await sync_to_async(random_move)(match.pk, rng):
-            break
-        await all_caught_up(match.pk, pages, by_seat)
+    async for _ in moves_caught_up(match.pk, pages, by_seat, random.Random(11), 30, sent):
         parts = {seat: message for seat, message, _deflate in sent if message["type"] == "part"}
         assert all(deflate for _seat, message, deflate in sent if message["type"] == "part")
         texts = {json.dumps(message) for message in parts.values()}
