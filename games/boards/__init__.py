@@ -1,8 +1,9 @@
 """Each game's presentation, one package per game, ``games.boards.<game>``, with the same parts in
 the same places:
 
-- ``__init__``: what the platform reads of it: ``board_context`` (a :class:`BoardContext`) and,
-  for a game whose board is pushed in fragments, ``FRAGMENT_INPUTS`` and ``SHELL_INPUTS``;
+- ``__init__``: what the platform reads of it: ``board_context`` (a :data:`BoardContext`, called
+  with one :class:`BoardInputs`) and, for a game whose board is pushed in fragments,
+  ``FRAGMENT_INPUTS`` and ``SHELL_INPUTS``;
 - ``context``: the engine's view turned into what its board template reads as ``board``;
 - ``words``: its player-facing names and help, translated;
 - ``fragments``: what each named fragment of its board reads, and what its shell reads;
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from games.boards.contract import BoardContext, FragmentInputs
+from games.boards.contract import BoardContext, BoardInputs, FragmentInputs
 
 
 @cache
@@ -42,13 +43,12 @@ def _builder(game: str) -> BoardContext | None:
     return found
 
 
-def context_for(game: str, **inputs: Any) -> dict[str, Any] | None:
+def context_for(game: str, inputs: BoardInputs) -> dict[str, Any] | None:
     """The board context of ``game`` for these inputs, or ``None`` if the game has no board module."""
     builder = _builder(game)
     if builder is None:
         return None
-    result: dict[str, Any] = builder(**inputs)
-    return result
+    return builder(inputs)
 
 
 @cache

@@ -7,11 +7,13 @@ every game's package can name these types without importing the finder.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 
-class BoardContext(Protocol):
-    """``board_context(*, view, seat, legal, names, finished, state_key=None)``: the board's context.
+@dataclass(frozen=True, slots=True)
+class BoardInputs:
+    """What every game's ``board_context`` is built from, passed as one argument.
 
     ``view`` is the engine's view for ``seat`` (``None``: a spectator), ``legal`` the seat's legal
     actions, ``names`` the seats' display names; ``state_key`` is the match, seed and version of
@@ -19,16 +21,16 @@ class BoardContext(Protocol):
     viewer of that state sees alike.
     """
 
-    def __call__(
-        self,
-        *,
-        view: dict[str, Any],
-        seat: int | None,
-        legal: list[dict[str, Any]],
-        names: Mapping[int, str],
-        finished: bool,
-        state_key: tuple[Any, ...] | None = None,
-    ) -> dict[str, Any]: ...
+    view: dict[str, Any]
+    seat: int | None
+    legal: list[dict[str, Any]]
+    names: Mapping[int, str]
+    finished: bool
+    state_key: tuple[Any, ...] | None = None
+
+
+BoardContext = Callable[[BoardInputs], dict[str, Any]]
+"""``board_context(inputs)``: the context a game's board template reads as ``board``."""
 
 
 FragmentInputs = Callable[[Any, Any], object]

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.urls import get_script_prefix, reverse
 
 from games import boards
+from games.boards.contract import BoardInputs
 from games.engines.base import SYSTEM, Event, Rules
 from games.models import ChatMessage, Match, MatchEvent, Seat, player_name
 from games.play import rematches, seat_rows
@@ -377,12 +378,14 @@ def match_context(
         )
         board = boards.context_for(
             match.game,
-            state_key=(match.id, match.seed, match.version),
-            view=context["view"],
-            seat=seat,
-            legal=context["legal"],
-            names=names,
-            finished=match.status == Match.Status.FINISHED,
+            BoardInputs(
+                view=context["view"],
+                seat=seat,
+                legal=context["legal"],
+                names=names,
+                finished=match.status == Match.Status.FINISHED,
+                state_key=(match.id, match.seed, match.version),
+            ),
         )
         if board is not None:
             context["board"] = board

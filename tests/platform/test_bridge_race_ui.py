@@ -29,6 +29,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.boards.bridge_race import board_context
+from games.boards.contract import BoardInputs
 from games.engines.base import DecideContext
 from games.engines.bridge_race import RULES
 from games.engines.bridge_race.state import Prompt
@@ -244,7 +245,7 @@ def render(state: Any, seat: int | None) -> str:
         "seat": seat,
         "legal": legal,
         "names": names,
-        "board": board_context(view=view, seat=seat, legal=legal, names=names, finished=False, state_key=None),
+        "board": board_context(BoardInputs(view=view, seat=seat, legal=legal, names=names, finished=False)),
         "seats": [],
         "version": 42,
         "action_url": "/m/1/action/",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.boards.contract import BoardInputs
 from games.boards.dirty_money.context import board_context, money_chart
 from games.engines.dirty_money import RULES
 from games.engines.dirty_money.payment import payment_error
@@ -18,7 +19,7 @@ DISPLAYS = (("EU-16", "EU-01"), ("US-16", "US-07"), ("JP-16", "JP-20"))
 
 def board_for(state: State, seat: int | None) -> dict[str, Any]:
     legal = RULES.legal_actions(state, seat) if seat is not None else []
-    return board_context(view=RULES.view(state, seat), seat=seat, legal=legal, names=NAMES, finished=False)
+    return board_context(BoardInputs(view=RULES.view(state, seat), seat=seat, legal=legal, names=NAMES, finished=False))
 
 
 def picked(option: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,6 @@ once per match state and language, and each seat's is that one with its own car 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +44,7 @@ from games.boards.bridge_race.words import (
     paint,
     tile_info,
 )
+from games.boards.contract import BoardInputs
 from games.play.bounded_cache import BoundedCache
 from games.push import fragment_memo
 from games.push.speaking import current_language, gettext, speaking
@@ -531,14 +531,6 @@ STATUS_MODEL_KEYS = (
 )
 
 
-def board_context(
-    *,
-    view: dict[str, Any],
-    seat: int | None,
-    legal: list[dict[str, Any]],
-    names: Mapping[int, str],
-    finished: bool,
-    state_key: tuple[Any, ...] | None = None,
-) -> dict[str, Any]:
+def board_context(inputs: BoardInputs) -> dict[str, Any]:
     """The board's model for this seat (:func:`bridge_model`)."""
-    return bridge_model(view, seat, legal, names, state_key)
+    return bridge_model(inputs.view, inputs.seat, inputs.legal, inputs.names, inputs.state_key)

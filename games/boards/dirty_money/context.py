@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.boards.contract import BoardInputs
 from games.boards.dirty_money.words import (
     ACTION_HELP,
     CURRENCY_NAMES,
@@ -326,15 +327,8 @@ def money_chart(history: list[list[int]], names: Mapping[int, str]) -> dict[str,
     return {"lines": lines, "top": top, "labels": labels, "width": CHART_W, "height": CHART_H}
 
 
-def board_context(
-    *,
-    view: Mapping[str, Any],
-    seat: int | None,
-    legal: list[dict[str, Any]],
-    names: Mapping[int, str],
-    finished: bool,
-    state_key: tuple[Any, ...] | None = None,
-) -> dict[str, Any]:
+def board_context(inputs: BoardInputs) -> dict[str, Any]:
+    view, legal, names = inputs.view, inputs.legal, inputs.names
     me = view.get("seat")
     players = _players(view, names, me)
     my_villain = next((p["villain"]["id"] for p in players if p["me"] and p["villain"]), "")
@@ -359,6 +353,6 @@ def board_context(
         "turn_name": _name(names, view.get("turn_seat")),
         "marker_name": _name(names, view.get("marker_seat")),
         "scores": _scores(view, names),
-        "chart": money_chart(view.get("money_history", []), names) if finished else None,
+        "chart": money_chart(view.get("money_history", []), names) if inputs.finished else None,
         "round_label": _("Round %(n)s") % {"n": view["round"]},
     }

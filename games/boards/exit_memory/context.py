@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from games.boards.contract import BoardInputs
 from games.boards.exit_memory.words import (
     DANGER_HELP,
     FACING_WORDS,
@@ -235,15 +236,8 @@ def _result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]
     }
 
 
-def board_context(
-    *,
-    view: Mapping[str, Any],
-    seat: int | None,
-    legal: list[dict[str, Any]],
-    names: Mapping[int, str],
-    finished: bool,
-    state_key: tuple[Any, ...] | None = None,
-) -> dict[str, Any]:
+def board_context(inputs: BoardInputs) -> dict[str, Any]:
+    view, seat, legal, names = inputs.view, inputs.seat, inputs.legal, inputs.names
     me = seat if seat is not None and "hand" in view else None
     notice = view.get("notice")
     prompt = None

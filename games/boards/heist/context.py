@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.boards.contract import BoardInputs
 from games.boards.heist.words import ROLE_NAMES
 from games.engines.heist.constants import LOOT
 from games.push.speaking import gettext as _
@@ -130,15 +131,8 @@ OFFER_ANSWERS = frozenset({"accept", "decline", "cancel"})
 NOT_IN_ACTIONS = OFFER_ANSWERS | {"offer"}
 
 
-def board_context(
-    *,
-    view: Mapping[str, Any],
-    seat: int | None,
-    legal: list[dict[str, Any]],
-    names: Mapping[int, str],
-    finished: bool,
-    state_key: tuple[Any, ...] | None = None,
-) -> dict[str, Any]:
+def board_context(inputs: BoardInputs) -> dict[str, Any]:
+    view, seat, legal, names = inputs.view, inputs.seat, inputs.legal, inputs.names
     # The result panel is a shared fragment, drawn from the spectator's context alone (the report it
     # reads is public, R-64): a seat's own context would compute it for nothing on every push.
     result = heist_result(view, names) if seat is None else None

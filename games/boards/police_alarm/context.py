@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from games.boards.contract import BoardInputs
 from games.boards.police_alarm.words import texts
 from games.engines.police_alarm.constants import CIRCLE_CELL, MAP_ROWS, ROAD, START
 from games.push.speaking import gettext as _
@@ -66,15 +67,8 @@ def status(view: Mapping[str, Any], names: Mapping[int, str], seat: int | None) 
     return _("%(thief)s cracks safes while %(police)s drives.") % {"thief": thief, "police": police}
 
 
-def board_context(
-    *,
-    view: Mapping[str, Any],
-    seat: int | None,
-    legal: list[Any],
-    names: Mapping[int, str],
-    finished: bool,
-    state_key: tuple[Any, ...] | None = None,
-) -> dict[str, Any]:
+def board_context(inputs: BoardInputs) -> dict[str, Any]:
+    view, seat, names = inputs.view, inputs.seat, inputs.names
     players = int(view["players"])
     shown = _names(names, seat, players)
     young = view["variant"] == "young"
@@ -100,7 +94,7 @@ def board_context(
             "me": seat,
             "names": shown,
             "text": texts(),
-            "finished": finished,
+            "finished": inputs.finished,
             "rows": list(MAP_ROWS),
         },
     }
@@ -124,7 +118,7 @@ def school_context() -> dict[str, Any]:
         "origin": 0,
         "timer": None,
     }
-    context = board_context(view=view, seat=0, legal=[], names={}, finished=False)
+    context = board_context(BoardInputs(view=view, seat=0, legal=[], names={}, finished=False))
     context.update(school=True, players=[])
     context["client"]["school"] = True
     return context
