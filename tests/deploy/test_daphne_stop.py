@@ -9,49 +9,19 @@ import asyncio
 import json
 import shutil
 import signal
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import BASE_DIR, LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http
+from tests.e2e.conftest import LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http, migrate_database
 
-from .stack import migrate
-
-SETUP = """
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.utils.module_loading import import_string
-from games.play import services
-
-user = get_user_model().objects.create_user("stopping", "stopping@example.com", "a-long-secret-9")
-match = services.do_create_match(user, "heist", 4, {}, 3600)
-store = import_string(settings.SESSION_ENGINE + ".SessionStore")()
-store[SESSION_KEY] = str(user.pk)
-store[BACKEND_SESSION_KEY] = "games.web.auth.ProfileModelBackend"
-store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-store.create()
-print(match.pk, store.session_key)
-"""
+from .stack import SETUP, shell
 
 PRESENCE = """
 from games.models import Presence, Seat
 print(Presence.objects.count(), sum(Seat.objects.values_list("open_sockets", flat=True)))
 """
-
-
-def shell(env: dict[str, str], code: str) -> list[str]:
-    done = subprocess.run(
-        [_bin("python"), "manage.py", "shell", "-c", code],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout.split()[-2:]  # past what the shell prints first (its automatic imports)
 
 
 async def _socket_through_a_stop(site: LiveSite, env: dict[str, str], match_id: str, session: str) -> Any:
@@ -81,7 +51,7 @@ def test_a_stopped_daphne_closes_its_sockets_with_1012_and_clears_their_presence
     site = LiveSite(url=f"http://127.0.0.1:{port}", mail_dir=tmp, database=database, redis=False)
     try:
         env = _site_env(database, port, tmp)
-        migrate(env)
+        migrate_database(env)
         site.procs.append(
             _spawn("daphne", [_bin("daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env, tmp)
         )

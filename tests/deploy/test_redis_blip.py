@@ -20,10 +20,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http
+from tests.e2e.conftest import LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http, migrate_database
 
-from .stack import migrate
-from .test_daphne_stop import SETUP, shell
+from .stack import SETUP, shell
 
 CHAT = """
 from games.play import services
@@ -133,7 +132,7 @@ def test_sockets_work_again_after_a_redis_blip() -> None:
             }
         )
         env.pop("HIDEOUT_DEV_BEAT", None)
-        migrate(env)
+        migrate_database(env)
         site.procs.append(
             _spawn("daphne", [_bin("daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env, tmp)
         )

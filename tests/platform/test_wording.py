@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from games.boards.contract import BoardInputs
 from games.push.speaking import speaking
 
 DOUBLED = re.compile(r"[!.?！。？]\s*[!.?！。？]")
@@ -73,7 +74,9 @@ def _dirty_money_board(location: str, hand: list[str]) -> tuple[dict[str, Any], 
     state = at_location(position(hands={0: hand}, displays=displays), location)
     legal = RULES.legal_actions(state, 0)
     names = {0: "ana", 1: "ben", 2: "cho"}
-    return board_context(view=RULES.view(state, 0), seat=0, legal=legal, names=names, finished=False), legal
+    return board_context(
+        BoardInputs(view=RULES.view(state, 0), seat=0, legal=legal, names=names, finished=False)
+    ), legal
 
 
 def test_dirty_money_buy_two_lists_each_pair_once_with_a_legal_order() -> None:
