@@ -21,8 +21,8 @@ if _why_not:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from .accounts import make_accounts, signed_in  # noqa: E402
 from .players import TIMEOUT  # noqa: E402
-from .test_newcomer_browser import make_accounts, signed_in  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 

@@ -21,7 +21,7 @@ if _why_not:
 
 from playwright.sync_api import expect  # noqa: E402
 
-from .test_newcomer_browser import make_accounts, set_profile, signed_in  # noqa: E402
+from .accounts import make_accounts, set_profile, signed_in  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 

@@ -8,45 +8,15 @@ when nobody may act and an outcome exists; and no view carries a secret of anoth
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 
-from games.engines.base import SYSTEM, Event, Rules, replay
+from games.engines.base import SYSTEM, Event, replay
 from games.engines.registry import engines, get_rules
-from tests.engines.random_play import decided_as_sent, random_turn
+from tests.engines.random_play import option_sets, play
 
 GAMES = engines()
-MAX_STEPS = 6000
-
-
-def option_sets(rules: Rules[Any]) -> list[dict[str, Any]]:
-    sets: list[dict[str, Any]] = [{o.name: o.default for o in rules.options}]
-    for option in rules.options:
-        values = [True] if option.kind == "bool" else [v for v, _ in option.choices if v != option.default]
-        for value in values:
-            sets.append({**sets[0], option.name: value})
-    return sets
-
-
-def play(rules: Rules[Any], players: int, options: dict[str, Any], seed: int) -> tuple[Any, Any, list[Event]]:
-    rng = random.Random(seed)
-    initial = rules.initial(players, {**options, "time_limit": 60})
-    state, log, now = initial, [], 1_000_000.0
-    for step in range(MAX_STEPS):
-        actors = rules.actors(state)
-        if not actors:
-            break
-        now += rng.choice((0.0, 0.5, 3.0))
-        # Late in a long game, let time run out so that every game ends.
-        odds = 0.05 if step < MAX_STEPS // 2 else 0.6
-        seat, action, now = random_turn(rules, state, actors, rng, now, timeout_odds=odds, due_first=False)
-        events = decided_as_sent(rules, state, seat, action, rng, now)
-        for event in events:
-            state = rules.evolve(state, event)
-        log.extend(events)
-    return initial, state, log
 
 
 def secret_tokens(event: Event) -> set[str]:

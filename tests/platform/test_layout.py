@@ -133,3 +133,21 @@ def test_no_consumer_class_is_over_250_lines() -> None:
             if isinstance(node, ast.ClassDef) and node.name.endswith("Consumer"):
                 assert node.end_lineno is not None
                 assert node.end_lineno - node.lineno + 1 <= 250, f"{path.name}: {node.name}"
+
+
+def test_no_test_module_imports_another_test_module() -> None:
+    """Shared test code lives in conftests and helper modules, so a test runs once, where it is."""
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(alias.name for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not any(name.rpartition(".")[2].startswith("test_") for name in names), path
+
+
+def test_no_code_calls_for_an_undeclared_engine_capability() -> None:
+    for path in GAMES.rglob("*.py"):
+        assert "getattr(rules" not in path.read_text(), path

@@ -17,7 +17,7 @@ from django.utils import translation
 
 from games.engines.registry import engines, get_rules
 from games.push.presenter import _event_lines, event_for
-from tests.engines.test_conformance import option_sets, play
+from tests.engines.random_play import option_sets, play
 
 NAMES = {n: name for n, name in enumerate("甲乙丙丁戊己庚辛")}
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")

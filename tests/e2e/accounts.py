@@ -1,0 +1,60 @@
+"""Accounts for the browser tests: made directly in the live site's database, and signed in through
+the login form in a browser context of their own."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import LiveSite
+from .players import TIMEOUT
+
+PASSWORD = "Pw-" + secrets.token_urlsafe(12)
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def make_accounts(site: LiveSite, names: list[str]) -> list[str]:
+    """Verified accounts made directly in the site's database (sign-up itself is tested elsewhere)."""
+    emails = [f"{name}@example.com" for name in names]
+    code = (
+        "from allauth.account.models import EmailAddress\n"
+        "from django.contrib.auth import get_user_model\n"
+        f"for email in {emails!r}:\n"
+        "    name = email.split('@')[0]\n"
+        f"    u = get_user_model().objects.create_user(username=name, email=email, password={PASSWORD!r})\n"
+        "    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)\n"
+        "    u.profile.display_name = email.split('@')[0].split('_')[0].capitalize()\n"
+        "    u.profile.save()\n"
+    )
+    site.manage("shell", "-c", code)
+    return emails
+
+
+def set_profile(site: LiveSite, email: str, **fields: Any) -> None:
+    code = f"from games.models import Profile\nProfile.objects.filter(user__email={email!r}).update(**{fields!r})\n"
+    site.manage("shell", "-c", code)
+
+
+def signed_in(
+    browser: Any,
+    site: LiveSite,
+    email: str,
+    *,
+    viewport: dict[str, int] = DESKTOP,
+    language: str = "en",
+    axe: bool = False,
+) -> Any:
+    """A browser context of ``email``'s, signed in through the login form."""
+    context = browser.new_context(base_url=site.url, viewport=viewport, bypass_csp=axe)
+    context.set_default_timeout(TIMEOUT)
+    context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    form = page.locator("form[action='/accounts/login/']")
+    form.locator("input[name='login']").fill(email)
+    form.locator("input[name='password']").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1, timeout=TIMEOUT)
+    return context
