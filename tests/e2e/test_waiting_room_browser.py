@@ -125,7 +125,8 @@ def test_the_host_confirms_a_cancel_and_the_players_are_told_who_cancelled(live_
     try:
         url = create_match(host, "heist", 3)
         guest.goto(host.locator("#invite").input_value())
-        guest.locator("#join-match").click()
+        with guest.expect_navigation():  # joining takes the guest to the match's page (HX-Redirect)
+            guest.locator("#join-match").click()
         expect(guest.locator("#board .lobby-panel")).to_contain_text("2 of 3 seats taken.")
         mark_loaded(guest)
 
