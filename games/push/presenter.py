@@ -82,6 +82,9 @@ def private_events(match: Match, known: Mapping[int, Event] | None = None) -> Pr
     (a push passes the move's, so the kept list grows without a query)."""
     rules = rules_for(match)
     if not rules.private_event_types or match.version <= 0:
+        # Kept all the same, so that a move's answer finds its version here (kept_version_shown)
+        # instead of asking the database.
+        _privates.put(match.pk, (match.seed, match.version, ()))
         return ()
     kept = _privates.get(match.pk)
     if kept is not None and kept[0] == match.seed and kept[1] <= match.version:
