@@ -24,29 +24,12 @@ if _why_not:
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
+from .accounts import PASSWORD, make_accounts  # noqa: E402
 from .players import TIMEOUT, mark_loaded  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "Pw-" + secrets.token_urlsafe(12)
 CREATED = "Match created. Send the invite link to your friends."
-
-
-def make_accounts(site: LiveSite, names: list[str]) -> list[str]:
-    """Verified accounts made directly in the site's database, named after ``names`` (capitalised)."""
-    emails = [f"{name}@example.com" for name in names]
-    code = (
-        "from allauth.account.models import EmailAddress\n"
-        "from django.contrib.auth import get_user_model\n"
-        f"for email in {emails!r}:\n"
-        "    name = email.split('@')[0]\n"
-        f"    u = get_user_model().objects.create_user(username=name, email=email, password={PASSWORD!r})\n"
-        "    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)\n"
-        "    u.profile.display_name = name.split('_')[0].capitalize()\n"
-        "    u.profile.save()\n"
-    )
-    site.manage("shell", "-c", code)
-    return emails
 
 
 def signed_in(browser: Any, site: LiveSite, email: str, *, javascript: bool = True) -> Page:
