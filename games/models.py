@@ -69,6 +69,10 @@ class Match(models.Model):
     # Rises with every change a page shows (moves, seats joining, an abort); pages and sockets
     # compare it to know whether what they show is current. ``version`` counts events only.
     revision = models.PositiveIntegerField(default=0)
+    # The writes whose every event was private (T-18, H-2: the thief's placement, the auto-escape
+    # flag), as [revision, [seats told]]: the other viewers are shown a revision that skips them
+    # (games.push.presenter.shown_revision), so that such a write moves nothing they see.
+    quiet_writes = models.JSONField(default=list, blank=True, editable=False)
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(default=0, editable=False)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -257,7 +257,8 @@ class Rules(Protocol[S]):
     def is_private(self, event: Event) -> bool:
         """Of a live game: whether the event's very existence is secret, so that it is pushed only
         to its ``visible_to`` seats while the game runs (default: no event is). Nothing else moves
-        for the others: the counters they are shown skip it (games.push.presenter.viewer_version)."""
+        for the others: the counters they are shown skip it (games.push.presenter.viewer_version, and
+        for a write of such events alone, shown_revision)."""
         ...
 
     @property

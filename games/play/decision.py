@@ -36,6 +36,8 @@ class Changes:
     fields: dict[str, Any]
     waiting: dict[int, str]  # seat -> key of the decision it is waited on for ("" = none)
     automatic: bool  # the server has a move to make at once (a SYSTEM step, a bot, a due time-out)
+    # Of a write whose every event is private: the seats told of it (see quiet_audience).
+    quiet: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -110,7 +112,22 @@ def decide(
     new_state = replay(rules, state, events)
     old_version = match.version
     changes = state_changes(match, rules, new_state, old_version, old_version + len(events), now)
+    changes.quiet = quiet_audience(rules, events)
     return Decision(rules, seat, old_version, state, events, new_state, changes)
+
+
+def quiet_audience(rules: Rules[Any], events: list[Event]) -> tuple[int, ...] | None:
+    """Of a write whose every event is private (T-18, N-10, H-2: known to its ``visible_to`` alone
+    while the game runs), the seats told of it; ``None`` for any other write.
+
+    Nobody else may see such a write move anything, not even the revision their page shows: the
+    write is recorded in ``Match.quiet_writes`` and :func:`games.push.presenter.shown_revision`
+    skips it for them.
+    """
+    private = rules.private_event_types
+    if not events or not private or not all(e.type in private and rules.is_private(e) for e in events):
+        return None
+    return tuple(sorted({seat for event in events for seat in event.visible_to}))
 
 
 def _parse(rules: Rules[Any], payload: dict[str, Any]) -> dict[str, Any]:

@@ -41,7 +41,10 @@ WITH m AS (
            finished_at = COALESCE(%(finished_at)s, finished_at),
            outcome = COALESCE(%(outcome)s::jsonb, outcome),
            snapshot = CASE WHEN %(snap)s THEN %(snapshot)s::jsonb ELSE snapshot END,
-           snapshot_version = CASE WHEN %(snap)s THEN %(new_version)s ELSE snapshot_version END
+           snapshot_version = CASE WHEN %(snap)s THEN %(new_version)s ELSE snapshot_version END,
+           quiet_writes = CASE WHEN %(quiet)s::jsonb IS NULL THEN quiet_writes
+                               ELSE quiet_writes || jsonb_build_array(jsonb_build_array(revision + 1, %(quiet)s::jsonb))
+                          END
      WHERE id = %(id)s AND version = %(version)s AND status = 'active'
        AND (%(user)s::integer IS NULL OR EXISTS (
            SELECT 1 FROM {Seat._meta.db_table} AS p JOIN {get_user_model()._meta.db_table} AS u ON u.id = p.user_id
@@ -121,6 +124,7 @@ def send(
     at: datetime,
     user: int | None = None,
     with_seats: bool = False,
+    quiet: tuple[int, ...] | None = None,
 ) -> Pending:
     """Send the statement that appends ``events`` after ``match.version``; its answer is :meth:`Pending.finish`'s.
 
@@ -128,7 +132,8 @@ def send(
     (:func:`games.play.decision.state_changes`); ``waiting`` the decision key per seat waited on.
     With ``user``, the guard also requires that ``seat`` is still that active user's (a socket's
     move: no query first). ``with_seats``: the same statement reads every seat with its player
-    (``Written.seats``). Until ``finish`` the connection is busy: nothing else may use it.
+    (``Written.seats``). ``quiet``: the write's events are all private, told to these seats alone
+    (``Match.quiet_writes``). Until ``finish`` the connection is busy: nothing else may use it.
     """
     new_version = match.version + len(events)
     rows = [{"seq": match.version + i, **event} for i, event in enumerate(events, start=1)]
@@ -143,6 +148,7 @@ def send(
         "outcome": json.dumps(fields["outcome"]) if "outcome" in fields else None,
         "snap": "snapshot" in fields,
         "snapshot": json.dumps(fields.get("snapshot")),
+        "quiet": None if quiet is None else json.dumps(list(quiet)),
         "actor": seat,
         "at": at,
         "events": json.dumps(rows),

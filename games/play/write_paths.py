@@ -37,7 +37,7 @@ from games.play.store import (
     rules_for,
     snapshot_state,
 )
-from games.push import pushes
+from games.push import presenter, pushes
 
 
 @dataclass
@@ -46,6 +46,16 @@ class SubmitResult:
     events: list[Event] = field(default_factory=list)
     duplicate: bool = False
     revision: int | None = None  # what pages show after this action (None for a duplicate)
+    # The match's quiet writes then, and whether it was over: the revision a seat is shown
+    # (games.push.presenter.hidden_writes).
+    quiet_writes: list[Any] = field(default_factory=list)
+    finished: bool = False
+
+    def revision_for(self, seat: int | None) -> int | None:
+        """``revision`` as ``seat`` is shown it (T-18, H-2)."""
+        if self.revision is None:
+            return None
+        return self.revision - len(presenter.hidden_writes(self.quiet_writes, self.finished, seat))
 
 
 # --- the guarded statement -------------------------------------------------------------------------
@@ -94,6 +104,7 @@ def write_guarded(
         at=clock.now_datetime(),
         user=user_id,
         with_seats=not rules.live,  # a live game's pushes render nothing
+        quiet=changes.quiet,
     )
     latency_trace.mark("statement", match.pk, idempotency_key)
     foreseen, ahead = None, None
@@ -138,7 +149,13 @@ def write_guarded(
     followups.arm_live_after_commit(match, rules, new_state)
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         followups.advance_after_commit(match.pk, match.version)
-    return SubmitResult(version=match.version, events=events, revision=match.revision)
+    return _result(match, events)
+
+
+def _result(match: Match, events: list[Event]) -> SubmitResult:
+    finished = match.status == Match.Status.FINISHED
+    quiet = match.quiet_writes
+    return SubmitResult(match.version, events, revision=match.revision, quiet_writes=quiet, finished=finished)
 
 
 def _as_after(
@@ -150,6 +167,16 @@ def _as_after(
     match.version = version
     match.revision, match.chat_version, match.bot_seats = revision, chat_version, bot_seats
     match.waiting = {str(n): k for n, k in changes.waiting.items()}
+    _note_quiet(match, changes)
+
+
+def _note_quiet(match: Match, changes: Changes) -> bool:
+    """Record a write whose events are all private (``changes.quiet``) under the revision it
+    leaves ``match`` at; returns whether it was one. The guarded statement records it in SQL alike."""
+    if changes.quiet is None:
+        return False
+    match.quiet_writes = [*match.quiet_writes, [match.revision, list(changes.quiet)]]
+    return True
 
 
 def _still_current(match: Match, seat: int, user_id: int | None) -> bool:
@@ -227,7 +254,7 @@ def write_locked(
     followups.arm_live_after_commit(match, decision.rules, decision.new_state)
     if automatic:
         followups.advance_after_commit(match.pk, match.version)
-    return SubmitResult(version=match.version, events=decision.events, revision=match.revision)
+    return _result(match, decision.events)
 
 
 def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
@@ -261,6 +288,8 @@ def save_changes(match: Match, changes: Changes) -> bool:
     for name, value in changes.fields.items():
         setattr(match, name, value)
     fields = ["version", "revision", *changes.fields]
+    if _note_quiet(match, changes):
+        fields.append("quiet_writes")
     _update_waiting(match, changes.waiting, fields)
     match.save(update_fields=fields)
     return changes.automatic

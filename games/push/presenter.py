@@ -117,6 +117,45 @@ def viewer_version(match: Match, seat: int | None, privates: Privates | None = N
     return match.version - hidden_from(privates, seat, match.version)
 
 
+def _quiet_hidden(match: Match, seat: int | None) -> list[int]:
+    """The revisions of the writes ``seat`` (``None``: a spectator) was not told of, while the game runs."""
+    return hidden_writes(match.quiet_writes, match.status == Match.Status.FINISHED, seat)
+
+
+def hidden_writes(quiet_writes: list[Any], finished: bool, seat: int | None) -> list[int]:
+    """Of a match's ``quiet_writes``, the revisions of those ``seat`` was not told of (none once it is over)."""
+    if not quiet_writes or finished:
+        return []
+    return [revision for revision, told in quiet_writes if seat is None or seat not in told]
+
+
+def shown_revision(match: Match, seat: int | None) -> int:
+    """The revision ``seat`` is shown: the match's, less the writes it was not told of (T-18, H-2:
+    a write of private events alone moves nothing the others see, not even this counter). Once
+    the game is over every event is public, and so is the revision."""
+    return match.revision - sum(1 for revision in _quiet_hidden(match, seat) if revision <= match.revision)
+
+
+def revision_of_shown(match: Match, seat: int | None, shown: int) -> int:
+    """The match revision a client of ``seat`` showing ``shown`` is up to date with: the latest one
+    shown to it as ``shown`` (the writes it was not told of after that change nothing it sees)."""
+    hidden = set(_quiet_hidden(match, seat))
+    if not hidden:
+        return shown
+    revision = shown + sum(1 for r in hidden if r <= shown)
+    while revision - sum(1 for r in hidden if r <= revision) < shown:
+        revision += 1
+    while revision + 1 in hidden:
+        revision += 1
+    return min(revision, match.revision)
+
+
+def revision_of_shown_now(match_id: int, seat: int | None, shown: int) -> int:
+    """:func:`revision_of_shown` for the match as the database has it now."""
+    match = Match.objects.filter(pk=match_id).only("revision", "status", "quiet_writes").first()
+    return shown if match is None else revision_of_shown(match, seat, shown)
+
+
 def kept_version_shown(match_id: int, seat: int | None, version: int) -> int | None:
     """:func:`version_shown` from what this process keeps, without the database (``None``: not kept)."""
     kept = _privates.get(match_id)
@@ -352,7 +391,7 @@ def match_context(
         "names": names,
         "seats": seats,
         "version": viewer_version(match, viewer.seat),
-        "revision": match.revision,
+        "revision": shown_revision(match, viewer.seat),
         "chat_version": match.chat_version,
         "error": error,
         **_match_constants(match, rules),

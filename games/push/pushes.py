@@ -157,6 +157,12 @@ class Rendered:
     log_after: int | None = None
     chat_html: str = ""
     seat: int | None = None  # whom it was rendered for (not sent: the socket knows)
+    # The revision as that seat is shown it (games.push.presenter.shown_revision); None: ``revision``.
+    shown: int | None = None
+
+    @property
+    def shown_revision(self) -> int:
+        return self.revision if self.shown is None else self.shown
 
     @property
     def has_board(self) -> bool:
@@ -175,6 +181,7 @@ class Rendered:
         """The message for a seat's sockets; without the ``shell`` they can only lay fragments on a board."""
         return {
             "revision": self.revision,
+            "shown": self.shown,
             "version": self.version,
             "chat_version": self.chat_version,
             "deflate": self.public,
@@ -193,6 +200,7 @@ class Rendered:
     def from_message(cls, message: Mapping[str, Any]) -> Rendered:
         return cls(
             revision=message["revision"],
+            shown=message.get("shown"),
             version=message["version"],
             chat_version=message["chat_version"],
             public=message.get("deflate") is True,
@@ -216,6 +224,7 @@ def render_seat(match: Match, user: Any, parts: Iterable[str], *, log_after: int
     user_id = getattr(user, "pk", None)
     out = Rendered(
         revision=match.revision,
+        shown=context["revision"],
         version=context["version"],
         chat_version=match.chat_version,
         public=nothing_secret(context["rules"], context["seat"], context["chat"]),

@@ -225,7 +225,9 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
             return
         if kind == "sync":
             # A reconnecting client tells us what it has; anything newer is pushed at once.
-            self.sent_frames.revision = payloads.small_number(content.get("revision"))
+            shown = payloads.small_number(content.get("revision"))
+            self.sent_frames.shown = shown
+            self.sent_frames.revision = await self._revision_of_shown(shown)
             self.sent_frames.chat = payloads.small_number(content.get("chat_version"))
             await self.push(only_if_newer=True)
         elif kind == "act":
@@ -237,6 +239,11 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
             await self._chat(content)
         else:
             await self._other(kind, content)
+
+    async def _revision_of_shown(self, shown: int) -> int:
+        """The match revision my client, showing revision ``shown``, is up to date with: the same
+        in a game without private events (a live game's socket reads it from the match)."""
+        return shown
 
     def _moves_limited(self) -> dict[str, Any] | None:
         """The answer to a move past my socket's limit (``None``: within it). Counted in this

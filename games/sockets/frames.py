@@ -27,13 +27,16 @@ class SentFrames:
     ``revision`` and ``chat`` are the match's revision and chat version the client shows (-1: none
     yet; a reconnecting client says which it has, ``?v=&c=``); ``version`` the game version its
     board and log end at; ``frame`` that board: its revision, shell digest and fragment digests by
-    name (``None`` when the client draws its board itself, from a live game's events).
+    name (``None`` when the client draws its board itself, from a live game's events). ``shown``
+    is the revision as the client was told it: the match's, less the writes its seat is not told of
+    (:func:`games.push.presenter.shown_revision`); the client's board names that one.
     """
 
-    __slots__ = ("chat", "frame", "revision", "version")
+    __slots__ = ("chat", "frame", "revision", "shown", "version")
 
     def __init__(self, revision: int = -1, chat: int = -1) -> None:
         self.revision = revision
+        self.shown = revision
         self.chat = chat
         self.version = -1
         self.frame: tuple[int, str, dict[str, str]] | None = None
@@ -81,7 +84,7 @@ class SentFrames:
         """
         update: dict[str, Any] = {
             "type": "update",
-            "revision": rendered.revision,
+            "revision": rendered.shown_revision,
             "version": rendered.version,
             "chat_version": rendered.chat_version,
         }
@@ -91,10 +94,10 @@ class SentFrames:
             frame = self.frame
             if not full and self.can_diff(rendered):
                 assert frame is not None
-                update["base"] = self.revision
+                update["base"] = self.shown
                 old = frame[2]
                 changed = [n for n, digest in rendered.digests.items() if old[n] != digest]
-                part, changed = shared_part(rendered, changed, self.revision)
+                part, changed = shared_part(rendered, changed, self.shown)
                 # Each fragment apart: the client parses an SVG layer in an SVG context.
                 update["frags"] = [rendered.frags[n] for n in changed]
                 if rendered.log_after is not None and rendered.log_after == self.version:
@@ -105,6 +108,7 @@ class SentFrames:
                 chunks += [rendered.board_html(), rendered.log_html]
             self.frame = (rendered.revision, rendered.shell_digest, rendered.digests)
             self.revision = max(self.revision, rendered.revision)
+            self.shown = max(self.shown, rendered.shown_revision)
             self.version = rendered.version
         if chat:
             chunks.append(rendered.chat_html)
@@ -142,7 +146,7 @@ def shared_part(rendered: Rendered, changed: list[str], base: int) -> tuple[str 
     if sum(len(rendered.frags[name]) for name in shared) < SHARED_PART_AT:
         return None, changed
     frags = [rendered.frags[name] for name in shared]
-    text = json_once({"type": "part", "revision": rendered.revision, "base": base, "frags": frags})
+    text = json_once({"type": "part", "revision": rendered.shown_revision, "base": base, "frags": frags})
     return text, [name for name in changed if name not in rendered.shared]
 
 

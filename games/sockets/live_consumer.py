@@ -101,6 +101,10 @@ class LiveConsumer(TurnConsumer):
             return kept
         return await database_sync_to_async(presenter.version_shown)(self.match_id, self.seat, version)
 
+    async def _revision_of_shown(self, shown: int) -> int:
+        """T-18, H-2: the writes my seat was not told of are left out of the revision it is shown."""
+        return await database_sync_to_async(presenter.revision_of_shown_now)(self.match_id, self.seat, shown)
+
     async def _tell_rtt(self, rtt: int | None) -> None:
         """T-21: my seat's round trip, to the match's live sockets, when it is news."""
         now = clock.now()

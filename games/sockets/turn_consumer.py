@@ -178,7 +178,9 @@ class TurnConsumer(BaseMatchConsumer):
             with speaking(self._language()):
                 answer.update(status=503, message=translation.gettext(DATABASE_AWAY))
         else:
-            answer.update(status=200, revision=result.revision, version=await self._version_shown(result.version))
+            answer.update(
+                status=200, revision=result.revision_for(self.seat), version=await self._version_shown(result.version)
+            )
         if answer["status"] == services.StaleVersion.status:
             # The fresh board first, then why. The move that made mine stale was published to my
             # seat too, so its push is usually on its way: wait for it (off this socket's message

@@ -389,6 +389,16 @@ def _page_of(user: Any, match: Match) -> str:
     return re.sub(r'(<section id="(?:board|log|chat)"[^>]*?) data-version="[^"]*"', r"\1", page)
 
 
+def _shown_revision_of(user: Any, match: Match) -> int:
+    """The revision ``user``'s match page names on its board (``data-version``)."""
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    found = re.search(r'<section id="board"[^>]*? data-version="(\d+)"', page)
+    assert found, "the board names its revision"
+    return int(found.group(1))
+
+
 def _game_version(page: str) -> int:
     found = re.search(r'data-game-version="(\d+)"', page)
     assert found, "the board names its game version"
@@ -421,12 +431,19 @@ async def test_T18_N10_H2_the_placement_and_the_auto_escape_reach_the_thief_only
             for e in events_of(got)
         ), "the thief's own socket is told"
 
+    shown_before = {name: await sync_to_async(_shown_revision_of)(user, match) for name, (_, user) in viewers.items()}
+    thief_before = await sync_to_async(_shown_revision_of)(by_seat[0], match)
     await thief_does({"type": "place", "circles": HIDDEN}, "p1")
     await thief_does({"type": "auto_escape", "on": True}, "a1")
+    assert await sync_to_async(_shown_revision_of)(by_seat[0], match) > thief_before, "the thief's own page moves"
     for name, (socket, user) in viewers.items():
         assert await socket.receive_nothing(timeout=0.3), f"{name}'s socket was sent something"
         after = await sync_to_async(_page_of)(user, match)
         assert after == before[name], f"{name}'s page changed"
+        assert await sync_to_async(_shown_revision_of)(user, match) == shown_before[name], f"{name}'s revision moved"
+        # A client that syncs with the revision it shows is up to date: nothing is sent.
+        await socket.send_json_to({"type": "sync", "revision": shown_before[name], "chat_version": 0})
+        assert await socket.receive_nothing(timeout=0.3), f"{name}'s sync brought something"
     # The police sounds the start siren: a public event, which follows on from what the others saw.
     await police.send_json_to({"type": "act", "action": json.dumps({"type": "ready"}), "key": "r1"})
     for name, (socket, user) in viewers.items():
