@@ -120,8 +120,8 @@ def _host_name(match: Match) -> str:
 def _time_left(seconds: int) -> str:
     if seconds >= 120:
         minutes = seconds // 60
-        return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
-    return ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
+        return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
+    return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
 
 
 def message(user: AbstractBaseUser, kind: Kind, match: Match, *, seconds_left: int | None = None) -> dict[str, str]:
