@@ -23,6 +23,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.templatetags.static import static
 from django.urls import reverse
@@ -87,6 +88,18 @@ def b64_decode(text: str) -> bytes | None:
         return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
         return None
+
+
+def is_p256_point(raw: bytes) -> bool:
+    """Whether ``raw`` is a point of the P-256 curve, uncompressed (a browser's ``p256dh`` key):
+    pushes for any other key could never be encrypted."""
+    if len(raw) != 65 or raw[0] != 4:
+        return False
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return False
+    return True
 
 
 def endpoint_allowed(endpoint: str) -> bool:

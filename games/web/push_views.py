@@ -66,7 +66,7 @@ def _checked(data: dict[str, Any]) -> tuple[str, str, str] | str:
     if not isinstance(p256dh, str) or not isinstance(auth, str) or len(p256dh) > 128 or len(auth) > 64:
         return _("The browser sent no usable keys for its notifications.")
     point, secret = webpush.b64_decode(p256dh), webpush.b64_decode(auth)
-    if point is None or len(point) != 65 or point[0] != 4 or secret is None or len(secret) != 16:
+    if point is None or not webpush.is_p256_point(point) or secret is None or len(secret) != 16:
         return _("The browser sent no usable keys for its notifications.")
     return endpoint, p256dh, auth
 

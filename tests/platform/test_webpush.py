@@ -364,6 +364,10 @@ def test_a_player_keeps_at_most_the_newest_devices(make_user: Any, vapid: str, s
         (lambda b: subscription_json(b, "https://fcm.googleapis.com.evil.test/x"), "push service is not one"),
         (lambda b: subscription_json(b, "https://user@fcm.googleapis.com/x"), "push service is not one"),
         (lambda b: json.dumps({"endpoint": FCM, "keys": {"p256dh": "AAAA", "auth": b.auth}}), "no usable keys"),
+        (
+            lambda b: json.dumps({"endpoint": FCM, "keys": {"p256dh": b64(b"\x04" + b"\x01" * 64), "auth": b.auth}}),
+            "no usable keys",
+        ),
         (lambda b: json.dumps({"endpoint": FCM, "keys": {"p256dh": b.p256dh, "auth": "!!"}}), "no usable keys"),
         (lambda b: json.dumps({"endpoint": FCM}), "no usable keys"),
         (lambda b: "not json", "could not be read"),
