@@ -10,6 +10,7 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("push/subscribe/", push_views.subscribe, name="push_subscribe"),
     path("push/unsubscribe/", push_views.unsubscribe, name="push_unsubscribe"),
+    path("push/status/", push_views.status, name="push_status"),
     path("sw.js", push_views.service_worker, name="service_worker"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),

@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 
 Kind = Literal["turn", "low_time", "invitation"]
 KINDS: tuple[Kind, ...] = ("turn", "low_time", "invitation")
+# The session's note of the subscription its browser saved: logging out of that session deletes it
+# (games.signals), so the next person on a shared device does not get the previous player's pushes.
+SESSION_KEY = "webpush_endpoint"
 GONE = frozenset({404, 410})  # the push service no longer knows the subscription
 TIMEOUT = 10.0  # seconds to wait on a push service
 # How long a push service keeps a message for a device that is offline: a turn or a clock is stale

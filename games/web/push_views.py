@@ -1,5 +1,5 @@
-"""Browser notifications on a device: the service worker, and the profile's switch that saves or
-removes this browser's push subscription (JSON, signed in, CSRF-protected).
+"""Browser notifications on a device: the service worker, and the profile's switch that saves,
+removes or asks about this browser's push subscription (JSON, signed in, CSRF-protected).
 
 The worker is served at the site's root (``/sw.js``) so that its scope covers every page; the
 notifications themselves are sent by :mod:`games.notify.webpush`.
@@ -102,6 +102,7 @@ def subscribe(request: HttpRequest) -> JsonResponse:
         extra = list(mine.values_list("pk", flat=True)[settings.WEBPUSH_MAX_DEVICES :])
         if extra:
             PushSubscription.objects.filter(pk__in=extra).delete()
+    request.session[webpush.SESSION_KEY] = endpoint
     return JsonResponse({"subscribed": True})
 
 
@@ -116,4 +117,23 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
     if not isinstance(endpoint, str):
         return _refused(_("The browser's answer could not be read."))
     PushSubscription.objects.filter(user_id=user.pk, endpoint=endpoint).delete()
+    if request.session.get(webpush.SESSION_KEY) == endpoint:
+        del request.session[webpush.SESSION_KEY]
     return JsonResponse({"subscribed": False})
+
+
+@require_POST
+def status(request: HttpRequest) -> JsonResponse:
+    """Whether this browser's subscription (its endpoint, posted) sends the signed-in player's
+    notifications: a browser keeps its subscription after a log-out, the server does not."""
+    user = _player(request)
+    if isinstance(user, JsonResponse):
+        return user
+    data = _read(request)
+    endpoint = data.get("endpoint") if data is not None else None
+    if not isinstance(endpoint, str):
+        return _refused(_("The browser's answer could not be read."))
+    subscribed = PushSubscription.objects.filter(user_id=user.pk, endpoint=endpoint).exists()
+    if subscribed:
+        request.session[webpush.SESSION_KEY] = endpoint
+    return JsonResponse({"subscribed": subscribed})

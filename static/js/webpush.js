@@ -1,7 +1,7 @@
 // The profile's switch for browser notifications on this device (games/web/push_views.py): it
 // registers the service worker (/sw.js), subscribes this browser at its push service with the
-// site's VAPID public key, and gives the server the subscription; turned off, it unsubscribes and
-// tells the server to forget it. The words shown come from the section's data attributes (translated).
+// site's VAPID public key (a browser already subscribed gets the same subscription back), and gives
+// the server the subscription; turned off, it unsubscribes and tells the server to forget it. The words shown come from the section's data attributes (translated).
 (function () {
   "use strict";
   var box = document.getElementById("webpush");
@@ -10,14 +10,16 @@
   var status = box.querySelector("[data-push-status]");
   var csrf = document.querySelector("input[name=csrfmiddlewaretoken]");
   var registration = null;
-  var subscription = null;
+  var subscription = null; // this browser's, which it keeps after a log-out
+  var on = false; // whether the server sends the signed-in player's notifications to it
 
   function say(text) { status.textContent = text; }
 
   // A refusal worded for the player (the server's, or ours); any other error gets the general words.
   function Refusal(text) { this.text = text; }
 
-  function show(on) {
+  function show(isOn) {
+    on = isOn;
     button.textContent = on ? box.dataset.turnOff : box.dataset.turnOn;
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.hidden = false;
@@ -49,11 +51,15 @@
   }
 
   function turnOn() {
+    var options = { userVisibleOnly: true, applicationServerKey: keyBytes(box.dataset.key) };
     return Notification.requestPermission().then(function (permission) {
       if (permission !== "granted") throw new Refusal(box.dataset.denied);
-      return registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(box.dataset.key),
+      return registration.pushManager.subscribe(options).catch(function (error) {
+        // Subscribed before with the site's former key: that subscription goes, a new one comes.
+        if (!subscription) throw error;
+        return subscription.unsubscribe().then(function () {
+          return registration.pushManager.subscribe(options);
+        });
       });
     }).then(function (made) {
       subscription = made;
@@ -61,12 +67,14 @@
     }).then(function () { show(true); });
   }
 
+  // The server forgets it first: if it cannot be told, nothing changed.
   function turnOff() {
-    var endpoint = subscription.endpoint;
-    return subscription.unsubscribe().catch(function () { return false; }).then(function () {
+    return tell(box.dataset.unsubscribe, { endpoint: subscription.endpoint }).then(function () {
+      var old = subscription;
       subscription = null;
-      return tell(box.dataset.unsubscribe, { endpoint: endpoint });
-    }).then(function () { show(false); });
+      show(false);
+      return old.unsubscribe().catch(function () { return false; });
+    });
   }
 
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
@@ -77,8 +85,9 @@
   button.addEventListener("click", function () {
     button.disabled = true;
     say(box.dataset.working);
-    (subscription ? turnOff() : turnOn()).catch(function (error) {
-      show(Boolean(subscription));
+    var was = on;
+    (on ? turnOff() : turnOn()).catch(function (error) {
+      show(was);
       say(error instanceof Refusal ? error.text : box.dataset.failed);
     });
   });
@@ -92,8 +101,9 @@
   }).then(function (existing) {
     subscription = existing;
     if (existing && Notification.permission === "granted") {
-      // This device is on: make sure the server has it, for whoever is signed in here now.
-      return tell(box.dataset.subscribe, existing.toJSON()).then(function () { show(true); });
+      return tell(box.dataset.status, { endpoint: existing.endpoint }).then(function (answer) {
+        show(Boolean(answer.subscribed));
+      });
     }
     show(false);
   }).catch(function () {

@@ -28,7 +28,7 @@ if _why_not:
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .accounts import make_accounts, set_profile, signed_in  # noqa: E402
+from .accounts import PASSWORD, make_accounts, set_profile, signed_in  # noqa: E402
 from .players import TIMEOUT, assert_accessible  # noqa: E402
 
 pytestmark = pytest.mark.e2e
@@ -38,25 +38,32 @@ DESKTOP = {"width": 1280, "height": 800}
 
 # pushManager.subscribe asks the browser vendor's push service over the network, which a test
 # machine does not reach: it is replaced by one that answers with a subscription as Chromium's
-# looks (an FCM endpoint, a P-256 point and a 16-byte secret), and remembers being unsubscribed.
+# looks (an FCM endpoint, a P-256 point and a 16-byte secret), which the browser keeps (in
+# localStorage here) across pages and log-outs until it is unsubscribed.
 STAND_IN_SUBSCRIBE = """
 (() => {
-  const endpoint = "https://fcm.googleapis.com/fcm/send/e2e-" + Math.random().toString(36).slice(2);
   const b64 = (bytes) =>
     btoa(String.fromCharCode(...bytes)).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
-  const secret = crypto.getRandomValues(new Uint8Array(16));
-  let current = null;
-  PushManager.prototype.getSubscription = function () { return Promise.resolve(current); };
+  const kept = () => {
+    const json = localStorage.getItem("standInSubscription");
+    if (!json) return null;
+    const saved = JSON.parse(json);
+    return {
+      endpoint: saved.endpoint,
+      toJSON() { return saved; },
+      unsubscribe() { localStorage.removeItem("standInSubscription"); return Promise.resolve(true); },
+    };
+  };
+  PushManager.prototype.getSubscription = function () { return Promise.resolve(kept()); };
   PushManager.prototype.subscribe = async function (options) {
     window.__subscribedWith = options && options.applicationServerKey ? options.applicationServerKey.byteLength : 0;
+    if (kept()) return kept();
     const pair = await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]);
     const point = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
-    current = {
-      endpoint,
-      toJSON() { return { endpoint, expirationTime: null, keys: { p256dh: b64(point), auth: b64(secret) } }; },
-      unsubscribe() { current = null; return Promise.resolve(true); },
-    };
-    return current;
+    const endpoint = "https://fcm.googleapis.com/fcm/send/e2e-" + Math.random().toString(36).slice(2);
+    const keys = { p256dh: b64(point), auth: b64(crypto.getRandomValues(new Uint8Array(16))) };
+    localStorage.setItem("standInSubscription", JSON.stringify({ endpoint, expirationTime: null, keys }));
+    return kept();
   };
 })();
 """
@@ -144,6 +151,8 @@ def test_with_keys_the_switch_registers_the_worker_and_turns_this_device_on_and_
         (endpoint,) = subscriptions(keyed_site, email)
         assert endpoint.startswith("https://fcm.googleapis.com/fcm/send/e2e-")
 
+        page.reload()  # the server knows this browser's subscription as the player's
+        expect(section.get_by_role("status")).to_have_text("Notifications are on for this device.")
         off = section.get_by_role("button", name="Turn off notifications on this device")
         expect(off).to_have_attribute("aria-pressed", "true")
         off.click()
@@ -236,5 +245,37 @@ def test_a_browser_that_blocks_notifications_is_told_how_to_allow_them(keyed_sit
         )
         expect(section.get_by_role("button", name="Turn on notifications on this device")).to_be_enabled()
         assert subscriptions(keyed_site, email) == []
+    finally:
+        context.close()
+
+
+def test_after_a_log_out_the_device_is_off_until_turned_on_again(keyed_site: LiveSite, browser: Any) -> None:
+    email = accounts(keyed_site)
+    context = signed_in(browser, keyed_site, email)
+    try:
+        context.grant_permissions(["notifications"], origin=keyed_site.url)
+        context.add_init_script(STAND_IN_SUBSCRIBE)
+        page = context.pages[0]
+        page.goto("/profile/")
+        section = page.locator("#webpush")
+        section.get_by_role("button", name="Turn on notifications on this device").click()
+        expect(section.get_by_role("status")).to_have_text("Notifications are on for this device.")
+        (endpoint,) = subscriptions(keyed_site, email)
+
+        page.locator("header form[action='/accounts/logout/'] button").click()
+        expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(0)
+        assert subscriptions(keyed_site, email) == []  # the next person here gets none of this player's
+
+        page.goto("/accounts/login/")
+        form = page.locator("form[action='/accounts/login/']")
+        form.locator("input[name='login']").fill(email)
+        form.locator("input[name='password']").fill(PASSWORD)
+        form.locator("button[type=submit]").click()
+        expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1)
+        page.goto("/profile/")
+        expect(section.get_by_role("status")).to_have_text("Notifications are off for this device.")
+        section.get_by_role("button", name="Turn on notifications on this device").click()
+        expect(section.get_by_role("status")).to_have_text("Notifications are on for this device.")
+        assert subscriptions(keyed_site, email) == [endpoint]  # the browser's kept subscription, again
     finally:
         context.close()

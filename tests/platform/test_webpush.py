@@ -408,3 +408,28 @@ def test_vapid_keys_prints_a_pair_that_signs_and_verifies() -> None:
     headers = Vapid.from_string(private).sign({"sub": "mailto:a@b.test", "aud": "https://fcm.googleapis.com"})
     token = headers["Authorization"].removeprefix("vapid t=").split(",k=")[0]
     assert Vapid01.verify(public, f"vapid {token}")
+
+
+def test_status_says_whether_this_browser_sends_the_signed_in_players_notifications(make_user: Any, vapid: str) -> None:
+    user, other = make_user(), make_user()
+    client_for(user).post(reverse("push_subscribe"), subscription_json(Browser()), content_type="application/json")
+    asked = json.dumps({"endpoint": FCM})
+    mine = client_for(user).post(reverse("push_status"), asked, content_type="application/json")
+    assert mine.json() == {"subscribed": True}
+    theirs = client_for(other).post(reverse("push_status"), asked, content_type="application/json")
+    assert theirs.json() == {"subscribed": False}
+    bad = client_for(other).post(reverse("push_status"), "[]", content_type="application/json")
+    assert bad.status_code == 400
+
+
+def test_logging_out_turns_this_browsers_notifications_off_but_not_the_players_other_devices(
+    make_user: Any, vapid: str
+) -> None:
+    user = make_user()
+    phone, laptop = client_for(user), client_for(user)
+    phone.post(reverse("push_subscribe"), subscription_json(Browser(), f"{FCM}phone"), content_type="application/json")
+    laptop.post(
+        reverse("push_subscribe"), subscription_json(Browser(), f"{FCM}laptop"), content_type="application/json"
+    )
+    phone.post(reverse("account_logout"))
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [f"{FCM}laptop"]
