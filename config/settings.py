@@ -172,7 +172,6 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.background.tasks.sweep_deadlines", "schedule": timedelta(seconds=2)},
     "sweep-reminders": {"task": "games.background.tasks.sweep_reminders", "schedule": timedelta(seconds=60)},
     "sweep-presence": {"task": "games.background.tasks.sweep_presence", "schedule": timedelta(seconds=30)},
-    "sweep-turn-pushes": {"task": "games.background.tasks.sweep_turn_pushes", "schedule": timedelta(seconds=3)},
 }
 
 # A player with no open socket this long after their turn began gets one e-mail.
@@ -183,6 +182,11 @@ REMINDER_AFTER = timedelta(seconds=env.int("REMINDER_AFTER_SECONDS", default=15 
 VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
 VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")
+if VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY:  # "your turn" pushes: games.background.tasks.sweep_turn_pushes
+    CELERY_BEAT_SCHEDULE["sweep-turn-pushes"] = {
+        "task": "games.background.tasks.sweep_turn_pushes",
+        "schedule": timedelta(seconds=3),
+    }
 # A "your turn" push goes only for a turn begun less than this long ago (a worker that was down does
 # not wake players for turns long over).
 WEBPUSH_TURN_WINDOW = timedelta(seconds=env.int("WEBPUSH_TURN_WINDOW_SECONDS", default=10 * 60))

@@ -10,11 +10,14 @@ from __future__ import annotations
 import base64
 import json
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 import http_ece
@@ -433,3 +436,21 @@ def test_logging_out_turns_this_browsers_notifications_off_but_not_the_players_o
     )
     phone.post(reverse("account_logout"))
     assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [f"{FCM}laptop"]
+
+
+@pytest.mark.parametrize("keys", [True, False])
+def test_beat_sweeps_for_turn_pushes_only_when_the_keys_are_set(keys: bool) -> None:
+    public, private = webpush.new_key_pair() if keys else ("", "")
+    env = {**os.environ, "HIDEOUT_LOCAL_KEY": "1", "VAPID_PUBLIC_KEY": public, "VAPID_PRIVATE_KEY": private}
+    code = "from django.conf import settings; print(sorted(settings.CELERY_BEAT_SCHEDULE))"
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert ("sweep-turn-pushes" in done.stdout) is keys
+    assert "sweep-deadlines" in done.stdout
