@@ -177,6 +177,34 @@ CELERY_BEAT_SCHEDULE = {
 # A player with no open socket this long after their turn began gets one e-mail.
 REMINDER_AFTER = timedelta(seconds=env.int("REMINDER_AFTER_SECONDS", default=15 * 60))
 
+# Browser push notifications (Web Push, games.notify.webpush): off unless both VAPID keys are set
+# (`manage.py vapid_keys` prints a new pair). The subject tells push services whom to contact.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")
+if VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY:  # "your turn" pushes: games.background.tasks.sweep_turn_pushes
+    CELERY_BEAT_SCHEDULE["sweep-turn-pushes"] = {
+        "task": "games.background.tasks.sweep_turn_pushes",
+        "schedule": timedelta(seconds=3),
+    }
+# A "your turn" push goes only for a turn begun less than this long ago (a worker that was down does
+# not wake players for turns long over).
+WEBPUSH_TURN_WINDOW = timedelta(seconds=env.int("WEBPUSH_TURN_WINDOW_SECONDS", default=10 * 60))
+# The push services a browser's subscription may point at (host names, a leading dot for any
+# subdomain): the server posts to the endpoint a browser gives, so it must not be any address.
+WEBPUSH_ENDPOINT_HOSTS = env.list(
+    "WEBPUSH_ENDPOINT_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        ".push.services.mozilla.com",
+        ".notify.windows.com",
+        "web.push.apple.com",
+    ],
+)
+# Devices one player may have notifications on at once; the oldest goes when a new one is added.
+WEBPUSH_MAX_DEVICES = 10
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

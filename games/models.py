@@ -135,6 +135,9 @@ class Seat(models.Model):
     reminded_at = models.DateTimeField(null=True, blank=True)
     open_sockets = models.IntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
+    # When this turn's "your turn" browser push was claimed; earlier than ``waiting_since``: not yet
+    # for this turn (games.background.tasks.sweep_turn_pushes; the write path never touches it).
+    turn_pushed_at = models.DateTimeField(null=True, blank=True, editable=False)
     # A bot keeps the name it had in the lobby ("Bot 2") after the seats are shuffled at the start.
     bot_number = models.PositiveSmallIntegerField(default=0, editable=False)
 
@@ -195,6 +198,28 @@ class RematchInvite(models.Model):
     def display_name(self) -> str:
         profile = getattr(self.user, "profile", None)
         return player_name(self.user, profile.display_name) if profile else self.user.get_username()
+
+
+class PushSubscription(models.Model):
+    """One browser's permission to be sent Web Push notifications for its signed-in player.
+
+    Made from the profile page of that browser (per device); deleted when the player turns it off
+    there or the push service answers that it is gone (games.notify.webpush).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=128)
+    auth = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.endpoint[:40]}"
 
 
 class MatchEvent(models.Model):

@@ -9,7 +9,7 @@ from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from games.models import ChatMessage, Match, Profile
+from games.models import ChatMessage, Match, Profile, PushSubscription
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,18 @@ def close_sockets_of_the_logged_out_session(sender: type, request: Any, user: An
     session = getattr(getattr(request, "session", None), "session_key", None)
     if user is not None and session:
         _revoke(user.pk, session)
+
+
+@receiver(user_logged_out)
+def forget_the_logged_out_browsers_pushes(sender: type, request: Any, user: Any, **kwargs: Any) -> None:
+    """Logging out turns off the notifications this browser had for that player (the subscription
+    its session saved), so that the next person on a shared device does not get them."""
+    from games.notify.webpush import SESSION_KEY
+
+    session = getattr(request, "session", None)
+    endpoint = session.get(SESSION_KEY) if session is not None else None
+    if user is not None and endpoint:
+        PushSubscription.objects.filter(user_id=user.pk, endpoint=endpoint).delete()
 
 
 def _revoke(user_id: int, session: str | None) -> None:

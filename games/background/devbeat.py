@@ -14,13 +14,14 @@ log = logging.getLogger(__name__)
 
 
 def _loop(interval: float) -> None:
-    from games.background.tasks import sweep_deadlines, sweep_reminders
+    from games.background.tasks import sweep_deadlines, sweep_reminders, sweep_turn_pushes
 
     last_reminders = 0.0
     while True:
         time.sleep(interval)
         try:
             sweep_deadlines()
+            sweep_turn_pushes()
             if time.monotonic() - last_reminders > 60:
                 last_reminders = time.monotonic()
                 sweep_reminders()

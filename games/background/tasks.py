@@ -14,12 +14,15 @@ from celery import shared_task
 from celery.signals import after_task_publish, worker_ready
 from django.conf import settings
 from django.core.mail import send_mail
+from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.background import autoplay
-from games.models import Match, Seat
+from games.engines.registry import available, get_rules
+from games.models import Match, PushSubscription, Seat
+from games.notify import webpush
 from games.play import clock, services
 from games.push.speaking import speaking
 
@@ -153,3 +156,62 @@ def send_rematch_invites(match_id: int, user_ids: list[int]) -> int:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
         sent += 1
     return sent
+
+
+# --- browser pushes (games.notify.webpush) ---------------------------------------------------------
+
+
+@shared_task(ignore_result=True)
+def sweep_turn_pushes() -> int:
+    """Queue a "your turn" push for each player waited on who had no page of the match open when
+    the turn began, and has notifications on a device; one push a turn at most.
+
+    Run by beat every few seconds, so a move's own path does no work for it. A turn counts as
+    unseen when no socket of the seat is open and none was since the turn began (``last_seen``
+    is when one last opened or closed): a player who watched the turn start has the page's own
+    signal. Only turns begun within ``WEBPUSH_TURN_WINDOW``. Returns how many it queued.
+    """
+    if not webpush.enabled():
+        return 0
+    now = clock.now_datetime()
+    not_yet = Q(turn_pushed_at__isnull=True) | Q(turn_pushed_at__lt=F("waiting_since"))
+    due = (
+        Seat.objects.filter(
+            match__status=Match.Status.ACTIVE,
+            is_bot=False,
+            user__is_active=True,
+            user_id__in=PushSubscription.objects.values("user_id"),
+            waiting_since__gte=now - settings.WEBPUSH_TURN_WINDOW,
+            open_sockets__lte=0,
+        )
+        .filter(not_yet)
+        .filter(Q(last_seen__isnull=True) | Q(last_seen__lt=F("waiting_since")))
+        .exclude(match__game__in=[slug for slug in available() if get_rules(slug).live])
+        .values_list("pk", "user_id", "match_id", "waiting_since")
+    )
+    queued = 0
+    for seat_id, user_id, match_id, since in due[:500]:
+        # Claim the turn first (the turn it was found at), so two sweeps never push it twice.
+        if Seat.objects.filter(not_yet, pk=seat_id, waiting_since=since).update(turn_pushed_at=now):
+            push_to_user.delay(user_id, "turn", match_id)
+            queued += 1
+    return queued
+
+
+@shared_task(ignore_result=True)
+def push_to_user(user_id: int, kind: webpush.Kind, match_id: int, seconds_left: int | None = None) -> int:
+    """Push a ``kind`` notification ("turn", "low_time", "invitation") about a match to each device
+    of the user's (:func:`games.notify.webpush.send_push`); returns how many push services took it."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).select_related("profile").first()
+    match = Match.objects.select_related("host__profile").filter(pk=match_id).first()
+    if user is None or match is None:
+        return 0
+    return webpush.send_push(user, kind, match, seconds_left=seconds_left)
+
+
+@shared_task(ignore_result=True)
+def push_rematch_invites(match_id: int, user_ids: list[int]) -> int:
+    """Push the invitation to the rematch to each invited player's devices."""
+    return sum(push_to_user(user_id, "invitation", match_id) for user_id in user_ids)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -20,6 +21,7 @@ from django_htmx.middleware import HtmxDetails
 from games.boards import police_alarm as police_alarm_board
 from games.engines.registry import available, get_rules
 from games.models import Match, RematchInvite, Seat
+from games.notify import webpush
 from games.play import payloads, services
 from games.push.presenter import ALL_PARTS, match_context, viewer_for
 from games.push.pushes import board_with_error, rendered_board
@@ -340,7 +342,6 @@ def match_resign(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 def set_language(request: HttpRequest) -> HttpResponse:
     """The header's language menu: Django's ``set_language``, and for a signed-in reader their profile
     too (the profile's language is the one their pages are served in, games.web.middleware)."""
-    from django.conf import settings
     from django.views.i18n import set_language as django_set_language
 
     language = request.POST.get("language", "")
@@ -362,7 +363,9 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
         response = redirect("profile")
         response.set_cookie("django_language", form.cleaned_data["language"])
         return response
-    return render(request, "games/profile.html", {"form": form})
+    # The browser-notification switch, shown only when the site can send them (games.notify.webpush).
+    webpush_key = settings.VAPID_PUBLIC_KEY if webpush.enabled() else ""
+    return render(request, "games/profile.html", {"form": form, "webpush_key": webpush_key})
 
 
 def _game_names() -> list[tuple[str, str]]:

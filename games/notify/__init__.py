@@ -1,0 +1,1 @@
+"""What tells players away from the site that something waits for them: browser pushes (``webpush``)."""
