@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_match_cancelled_by_host'),
+        ('games', '0010_match_quiet_writes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
