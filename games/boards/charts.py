@@ -19,9 +19,10 @@ LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 40
 MAX_X_TICKS = 10  # more points than this get a tick every few points, so the labels never overlap
 MAX_DOTS = 24  # beyond this many points, the lines carry no dot per point
 BAR_SHARE = 0.3  # the bars (police_alarm's safes cracked) use the lowest third of the plot
+INSET = 10  # the first and last points stand this far inside the axes, so no dot or bar is cut
 
 
-def _nice_step(span: float, ticks: int = 4) -> int:
+def _nice_step(span: float, ticks: int = 5) -> int:
     """A step of 1, 2 or 5 times a power of ten giving about ``ticks`` intervals over ``span``."""
     raw = max(span / ticks, 1.0)
     power = 10 ** math.floor(math.log10(raw))
@@ -32,10 +33,10 @@ def _nice_step(span: float, ticks: int = 4) -> int:
 
 
 def _x_positions(count: int) -> list[float]:
-    width = WIDTH - LEFT - RIGHT
+    width = WIDTH - LEFT - RIGHT - 2 * INSET
     if count == 1:
-        return [LEFT + width / 2]
-    return [LEFT + width * i / (count - 1) for i in range(count)]
+        return [LEFT + INSET + width / 2]
+    return [LEFT + INSET + width * i / (count - 1) for i in range(count)]
 
 
 def line_chart(
@@ -96,14 +97,23 @@ def line_chart(
         shown.pop(-2)  # the last point's tick is kept; the one crowding it goes
     x_ticks = [{"x": round(xs[i], 1), "label": ticks[i]} for i in shown]
     y_ticks = [{"y": round(y_of(v), 1), "label": str(v)} for v in range(low, high + 1, step)]
-    bar_marks: list[dict[str, float]] = []
+    bar_marks: list[dict[str, Any]] = []
     if bars is not None:
         bar_top = max(1, max(bars[1]))
         gap = (xs[1] - xs[0]) if len(xs) > 1 else (WIDTH - LEFT - RIGHT) / 2
-        bar_w = round(min(gap * 0.6, 24.0), 1)
+        bar_w = round(min(gap * 0.6, 2.0 * INSET - 2), 1)
         for x, value in zip(xs, bars[1], strict=True):
             h = (bottom - top) * BAR_SHARE * value / bar_top
-            bar_marks.append({"x": round(x - bar_w / 2, 1), "y": round(bottom - h, 1), "w": bar_w, "h": round(h, 1)})
+            bar_marks.append(
+                {
+                    "x": round(x - bar_w / 2, 1),
+                    "y": round(bottom - h, 1),
+                    "w": bar_w,
+                    "h": round(h, 1),
+                    "cx": round(x, 1),
+                    "value": value if len(rows) <= MAX_DOTS else "",  # written on the bar, while they are few
+                }
+            )
     columns = [names.get(seat, str(seat + 1)) for seat in range(seats)]
     table_rows = [
         {"label": label, "cells": [*row, *([bars[1][i]] if bars is not None else [])]}
