@@ -71,7 +71,9 @@ async def test_the_last_move_pushes_the_chart_and_the_page_equals_a_full_render(
 
     state = await sync_to_async(near_the_end)()
     assert rules.outcome(state) is None
-    viewers: dict[int | None, Any] = {None: await sync_to_async(make_user)(), **by_seat}
+    viewers: dict[int | None, Any] = {None: await sync_to_async(make_user)()}
+    for number, user in by_seat.items():
+        viewers[number] = user
     pages = {seat: await open_page(user, match.pk) for seat, user in viewers.items()}
     sent: dict[int | None, list[str]] = {seat: [] for seat in viewers}
     for _ in range(400):
