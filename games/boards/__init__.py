@@ -2,8 +2,10 @@
 the same places:
 
 - ``__init__``: what the platform reads of it: ``board_context`` (a :data:`BoardContext`, called
-  with one :class:`BoardInputs`) and, for a game whose board is pushed in fragments,
-  ``FRAGMENT_INPUTS`` and ``SHELL_INPUTS``;
+  with one :class:`BoardInputs`), ``chart`` (a :data:`ChartBuilder`: the end-of-game chart of a
+  view, also the board's ``chart`` once the match is finished) and, for a game whose board is
+  pushed in fragments, ``FRAGMENT_INPUTS`` and ``SHELL_INPUTS``;
+- ``chart``: its end-of-game chart, drawn by the shared :mod:`.charts`;
 - ``context``: the engine's view turned into what its board template reads as ``board``;
 - ``words``: its player-facing names and help, translated;
 - ``fragments``: what each named fragment of its board reads, and what its shell reads;
@@ -12,7 +14,8 @@ the same places:
 - ``tags``: its template library, if any (registered in ``TEMPLATES``' ``libraries``).
 
 Its templates are ``templates/games/<game>/``. What every board shares is here: the match page's
-own fragments (:mod:`.common`), action forms (:mod:`.forms`) and small lookups (:mod:`.lookups`).
+own fragments (:mod:`.common`), action forms (:mod:`.forms`), small lookups (:mod:`.lookups`) and
+the chart (:mod:`.charts`, with :func:`chart_for` for the pages outside a match, such as the replay).
 A game without ``board_context`` gets no ``board``. Boards import nothing from
 ``games.templatetags`` (which imports them).
 """
@@ -20,11 +23,11 @@ A game without ``board_context`` gets no ``board``. Boards import nothing from
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from games.boards.contract import BoardContext, BoardInputs, FragmentInputs
+from games.boards.contract import BoardContext, BoardInputs, ChartBuilder, FragmentInputs
 
 
 @cache
@@ -49,6 +52,15 @@ def context_for(game: str, inputs: BoardInputs) -> dict[str, Any] | None:
     if builder is None:
         return None
     return builder(inputs)
+
+
+def chart_for(game: str, view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
+    """The end-of-game chart of ``game`` drawn from ``view`` (an engine's view of a finished match,
+    for any seat or a spectator: the series is public once it is over) with the seats' display
+    names, for ``templates/games/includes/chart.html`` (``{% include ... with chart=... %}``);
+    ``None`` if the game has no chart or the view holds no series (a match not over)."""
+    found: ChartBuilder | None = getattr(_module(game), "chart", None)
+    return found(view, names) if found is not None else None
 
 
 @cache

@@ -71,6 +71,12 @@ def _after(context: Any, key: Any) -> object:
     return context.get("seat") is None, match.status, match.rematch_id, context.get("rematch_answer")
 
 
+def _chart(context: Any, key: Any) -> object:
+    # The end-of-game chart (read from the spectator's context: a shared fragment).
+    board = context.get("board")
+    return board.get("chart") if board else None
+
+
 def _resign(context: Any, key: Any) -> object:
     return context.get("seat"), context["match"].status, context.get("resign_url")
 
@@ -79,6 +85,7 @@ FRAGMENT_INPUTS: dict[str, FragmentInputs] = {
     "turn": _turn,
     "match-status": _status,
     "match-after": _after,
+    "match-chart": _chart,
     "resign": _resign,
 }
 

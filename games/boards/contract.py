@@ -33,6 +33,11 @@ BoardContext = Callable[[BoardInputs], dict[str, Any]]
 """``board_context(inputs)``: the context a game's board template reads as ``board``."""
 
 
+ChartBuilder = Callable[[Mapping[str, Any], Mapping[int, str]], "dict[str, Any] | None"]
+"""``chart(view, names)``: the end-of-game chart of a game's view (:func:`games.boards.charts.line_chart`'s
+dict), ``None`` when the view holds no series."""
+
+
 FragmentInputs = Callable[[Any, Any], object]
 """``inputs(context, key)``: everything a fragment reads from its context, for :mod:`games.push.fragment_memo`.
 

@@ -19,8 +19,9 @@ GAMES = sorted(GUIDES)
 def test_each_game_has_its_parts_in_the_same_places(game: str) -> None:
     package = importlib.import_module(f"games.boards.{game}")
     assert callable(package.board_context)
-    for part in ("context", "words", "guide"):
+    for part in ("context", "words", "guide", "chart"):
         assert (BOARDS / game / f"{part}.py").is_file(), (game, part)
+    assert package.chart is importlib.import_module(f"games.boards.{game}.chart").chart
     assert GUIDES[game] is importlib.import_module(f"games.boards.{game}.guide").guide_context
     if (BOARDS / game / "fragments.py").is_file():
         fragments = importlib.import_module(f"games.boards.{game}.fragments")

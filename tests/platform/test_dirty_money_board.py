@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.boards.contract import BoardInputs
-from games.boards.dirty_money.context import board_context, money_chart
+from games.boards.dirty_money.chart import chart
+from games.boards.dirty_money.context import board_context
 from games.engines.dirty_money import RULES
 from games.engines.dirty_money.payment import payment_error
 from games.engines.dirty_money.state import State
@@ -91,12 +92,15 @@ def test_the_next_line_says_what_to_do_or_whom_we_wait_for() -> None:
 
 
 def test_section_6_the_end_table_lists_every_component_and_the_chart_every_seat() -> None:
-    chart = money_chart([[10, 4, 0], [12, 8, 3], [0, 9, 6]], NAMES)
-    assert chart is not None
-    assert [line["name"] for line in chart["lines"]] == ["ana", "ben", "cho"]
-    assert chart["top"] == 12 and chart["labels"][-1] == "End"
-    first = chart["lines"][0]["points"].split()
-    assert (
-        len(first) == 3 and first[1].endswith(",24.0") and first[2].endswith(",136.0")
-    )  # 12 at the top, 0 on the axis
-    assert money_chart([[1, 2, 3]], NAMES) is None
+    drawn = chart({"money_history": [[10, 4, 0], [12, 8, 3], [0, 9, 6]]}, NAMES)
+    assert drawn is not None
+    assert [line["name"] for line in drawn["lines"]] == ["ana", "ben", "cho"]
+    assert [t["label"] for t in drawn["x_ticks"]] == ["1", "2", "End"]
+    assert [r["label"] for r in drawn["rows"]] == ["Start of round 1", "Start of round 2", "End of the game"]
+    assert [r["cells"] for r in drawn["rows"]] == [[10, 4, 0], [12, 8, 3], [0, 9, 6]]
+    first = [tuple(map(float, p.split(","))) for p in drawn["lines"][0]["points"].split()]
+    plot = drawn["plot"]
+    assert len(first) == 3 and first[2][1] == plot["bottom"]  # 0 on the axis
+    tick_y = {int(t["label"]): t["y"] for t in drawn["y_ticks"]}
+    assert tick_y[10] > first[1][1] > tick_y[15]  # 12 drawn between the ticks 10 and 15
+    assert chart({"money_history": [[1, 2, 3]]}, NAMES) is None

@@ -6,7 +6,8 @@ pushed in fragments (:mod:`.fragments`). Its busiest panels are written in Pytho
 
 from __future__ import annotations
 
+from games.boards.bridge_race.chart import chart
 from games.boards.bridge_race.context import board_context
 from games.boards.bridge_race.fragments import FRAGMENT_INPUTS, SHELL_INPUTS
 
-__all__ = ["FRAGMENT_INPUTS", "SHELL_INPUTS", "board_context"]
+__all__ = ["FRAGMENT_INPUTS", "SHELL_INPUTS", "board_context", "chart"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 
+from games.boards.bridge_race.chart import chart
 from games.boards.bridge_race.controls import NO_CONTROLS, shop_slots, with_controls
 from games.boards.bridge_race.drawing import car_svg, objects_svg, off_car_svg, piles_svg, targets_svg
 from games.boards.bridge_race.geometry import CELL, HEIGHT, LANES, ROWS, WATER, WIDTH, cell_x, cell_y
@@ -532,5 +533,6 @@ STATUS_MODEL_KEYS = (
 
 
 def board_context(inputs: BoardInputs) -> dict[str, Any]:
-    """The board's model for this seat (:func:`bridge_model`)."""
-    return bridge_model(inputs.view, inputs.seat, inputs.legal, inputs.names, inputs.state_key)
+    """The board's model for this seat (:func:`bridge_model`), with the end chart once finished."""
+    model = bridge_model(inputs.view, inputs.seat, inputs.legal, inputs.names, inputs.state_key)
+    return {**model, "chart": chart(inputs.view, inputs.names)} if inputs.finished else model

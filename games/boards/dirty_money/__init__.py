@@ -4,6 +4,7 @@ fragments of its own, no template library."""
 
 from __future__ import annotations
 
+from games.boards.dirty_money.chart import chart
 from games.boards.dirty_money.context import board_context
 
-__all__ = ["board_context"]
+__all__ = ["board_context", "chart"]

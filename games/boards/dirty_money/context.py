@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.boards.contract import BoardInputs
+from games.boards.dirty_money.chart import chart
 from games.boards.dirty_money.words import (
     ACTION_HELP,
     CURRENCY_NAMES,
@@ -306,27 +307,6 @@ def _scores(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]
     return {"rows": rows, "tiebreak": tiebreak}
 
 
-CHART_W, CHART_H, CHART_PAD = 320, 160, 24
-
-
-def money_chart(history: list[list[int]], names: Mapping[int, str]) -> dict[str, Any] | None:
-    """Each seat's money in hand at the start of every round and at the end, as SVG polylines."""
-    if len(history) < 2:
-        return None
-    top = max(1, max(max(h) for h in history))
-    steps = len(history) - 1
-    width, height = CHART_W - 2 * CHART_PAD, CHART_H - 2 * CHART_PAD
-    lines = []
-    for seat in range(len(history[0])):
-        points = " ".join(
-            f"{CHART_PAD + width * i / steps:.1f},{CHART_PAD + height - height * h[seat] / top:.1f}"
-            for i, h in enumerate(history)
-        )
-        lines.append({"seat": seat, "name": _name(names, seat), "points": points, "last": history[-1][seat]})
-    labels = [_("Round %(n)s") % {"n": i + 1} for i in range(steps)] + [_("End")]
-    return {"lines": lines, "top": top, "labels": labels, "width": CHART_W, "height": CHART_H}
-
-
 def board_context(inputs: BoardInputs) -> dict[str, Any]:
     view, legal, names = inputs.view, inputs.legal, inputs.names
     me = view.get("seat")
@@ -353,6 +333,6 @@ def board_context(inputs: BoardInputs) -> dict[str, Any]:
         "turn_name": _name(names, view.get("turn_seat")),
         "marker_name": _name(names, view.get("marker_seat")),
         "scores": _scores(view, names),
-        "chart": money_chart(view.get("money_history", []), names) if inputs.finished else None,
+        "chart": chart(view, names) if inputs.finished else None,
         "round_label": _("Round %(n)s") % {"n": view["round"]},
     }

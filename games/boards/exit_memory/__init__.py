@@ -4,6 +4,7 @@ its words (:mod:`.words`) and How to play pictures (:mod:`.guide`)."""
 
 from __future__ import annotations
 
+from games.boards.exit_memory.chart import chart
 from games.boards.exit_memory.context import board_context
 
-__all__ = ["board_context"]
+__all__ = ["board_context", "chart"]

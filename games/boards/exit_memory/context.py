@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.boards.contract import BoardInputs
+from games.boards.exit_memory.chart import chart
 from games.boards.exit_memory.words import (
     DANGER_HELP,
     FACING_WORDS,
@@ -269,4 +270,5 @@ def board_context(inputs: BoardInputs) -> dict[str, Any]:
         "round": view["round"],
         "target": view["target"],
         "jammed": me is not None and bool(view["jammed"]) and view["jammed"][me],
+        "chart": chart(view, names) if inputs.finished else None,
     }

@@ -4,7 +4,8 @@ written in Python for speed; its template library is ``{% load heist %}`` (:mod:
 
 from __future__ import annotations
 
+from games.boards.heist.chart import chart
 from games.boards.heist.context import board_context
 from games.boards.heist.fragments import FRAGMENT_INPUTS, SHELL_INPUTS
 
-__all__ = ["FRAGMENT_INPUTS", "SHELL_INPUTS", "board_context"]
+__all__ = ["FRAGMENT_INPUTS", "SHELL_INPUTS", "board_context", "chart"]

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.boards.contract import BoardInputs
+from games.boards.heist.chart import chart
 from games.boards.heist.words import ROLE_NAMES
 from games.engines.heist.constants import LOOT
 from games.push.speaking import gettext as _
@@ -137,7 +138,12 @@ def board_context(inputs: BoardInputs) -> dict[str, Any]:
     # reads is public, R-64): a seat's own context would compute it for nothing on every push.
     result = heist_result(view, names) if seat is None else None
     acts = any(a.get("type") not in NOT_IN_ACTIONS for a in legal)  # the offers have panels of their own
-    return {"result": result, "notices": boss_notices(view, seat, names), "acts": acts}
+    return {
+        "result": result,
+        "notices": boss_notices(view, seat, names),
+        "acts": acts,
+        "chart": chart(view, names) if inputs.finished else None,
+    }
 
 
 def boss_notices(view: Mapping[str, Any], seat: int | None, names: Mapping[int, str]) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ so it has no panels written in Python, no fragments of its own and no template l
 
 from __future__ import annotations
 
+from games.boards.police_alarm.chart import chart
 from games.boards.police_alarm.context import board_context, school_context
 
-__all__ = ["board_context", "school_context"]
+__all__ = ["board_context", "chart", "school_context"]

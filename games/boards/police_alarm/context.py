@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from games.boards.contract import BoardInputs
+from games.boards.police_alarm.chart import chart
 from games.boards.police_alarm.words import texts
 from games.engines.police_alarm.constants import CIRCLE_CELL, MAP_ROWS, ROAD, START
 from games.push.speaking import gettext as _
@@ -89,6 +90,7 @@ def board_context(inputs: BoardInputs) -> dict[str, Any]:
             else _("First to 3 safe cards wins.")
         ),
         "circles": list(CIRCLE_CELL),
+        "chart": chart(view, names) if inputs.finished else None,
         "client": {
             "view": dict(view),
             "me": seat,

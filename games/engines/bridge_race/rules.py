@@ -26,6 +26,7 @@ from .actions import parse, perform
 from .legal import actor, default_action, legal
 from .rounds import initial as initial_state
 from .rounds import outcome as outcome_of
+from .rounds import ranking
 from .sim import NeedChoice, Sim, apply_patch, make_patch
 from .state import ADVENTURE, BONUS, CHARACTERS, Game, Prompt, game_from_json, game_to_json
 
@@ -273,7 +274,14 @@ class BridgeRaceRules(GenericRules[Game]):
         if patch is None:
             return state
         sec = (event.secret or {}).get("patch")
-        return apply_patch(state, patch, sec)
+        new = apply_patch(state, patch, sec)
+        ended = new.round > state.round or (new.phase == "over" and state.phase != "over")
+        if ended and state.round >= 1:
+            # round ``state.round`` has ended: its places, for the end chart (derived, not a rule)
+            place = {seat: i + 1 for i, seat in enumerate(ranking(new))}
+            places = tuple(place.get(seat, new.players) for seat in range(new.players))
+            new = replace(new, place_history=(*new.place_history, (state.round, *places)))
+        return new
 
     def view(self, state: Game, seat: int | None) -> dict[str, Any]:
         """``view.view``, from the spectator's view of ``state`` built once (R-89: the acting seat's

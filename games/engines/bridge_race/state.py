@@ -261,6 +261,10 @@ class Game:
     arrest_order: tuple[int, ...] = ()
     bank_out: int = 0  # net money paid by the bank to players/cells
     end_reason: str = ""
+    # Derived, not a rule: (round, place of seat 0, place of seat 1, ...) at the end of each round,
+    # places as ``rounds.ranking`` orders the cars, for the end chart. Appended by ``evolve`` (never
+    # by a patch); public.
+    place_history: tuple[tuple[int, ...], ...] = ()
 
 
 SECRET_FIELDS = ("adv_pile", "bonus_pile")
@@ -271,6 +275,8 @@ def _tuple_str(v: Any) -> tuple[str, ...]:
 
 
 def field_to_json(name: str, v: Any) -> Any:
+    if name == "place_history":
+        return [list(p) for p in v]
     if name == "cars":
         return [c.to_json() for c in v]
     if name == "objects":
@@ -285,6 +291,8 @@ def field_to_json(name: str, v: Any) -> Any:
 
 
 def field_from_json(name: str, v: Any) -> Any:
+    if name == "place_history":
+        return tuple(tuple(p) for p in v)
     if name == "cars":
         return tuple(Car.from_json(c) for c in v)
     if name == "objects":

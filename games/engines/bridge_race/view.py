@@ -166,6 +166,8 @@ def public_view(g: Game) -> dict[str, Any]:
             "options": [list(o) for o in g.prompt.options],
         },
         "end_reason": g.end_reason,
+        # public; drawn only by the end screen, so sent only then
+        "place_history": [list(p) for p in g.place_history] if g.phase == "over" else None,
     }
     return out
 

@@ -190,7 +190,8 @@ def evolve(state: State, event: Event) -> State:
         ready = tuple(state.resigned)  # a player who left is always ready
         return replace(state, phase=SUMMARY, result=dict(data), ready=ready, since=data["at"], prompted=-1)
     if kind == "scored":
-        return replace(state, scores=tuple(data["scores"]))
+        scores = tuple(data["scores"])
+        return replace(state, scores=scores, score_history=(*state.score_history, scores))
     if kind == "ready":
         return replace(state, ready=_set(state.ready, data["seat"], True))
     if kind == "resigned":

@@ -68,6 +68,9 @@ class State:
     since: float = 0.0  # when the awaited decision began
     result: dict[str, Any] | None = None  # the last round's transcript (public once the round ended)
     winners: tuple[int, ...] = ()
+    # Derived, not a rule: every seat's score after each round, for the end chart (appended by
+    # ``evolve`` at ``scored``; scores are public, section 8).
+    score_history: tuple[tuple[int, ...], ...] = ()
 
     @property
     def target(self) -> int:
@@ -88,7 +91,7 @@ def state_to_json(state: State) -> dict[str, Any]:
             out[f.name] = [[p.tile, p.facing, p.face_down] for p in value]
         elif f.name == "chains":
             out[f.name] = [[c.number, c.position, list(c.members)] for c in value]
-        elif f.name == "hands":
+        elif f.name in ("hands", "score_history"):
             out[f.name] = [list(h) for h in value]
         elif isinstance(value, tuple):
             out[f.name] = list(value)
@@ -107,7 +110,7 @@ def state_from_json(data: dict[str, Any]) -> State:
             kwargs[f.name] = tuple(Placed(t, fa, bool(fd)) for t, fa, fd in value)
         elif f.name == "chains":
             kwargs[f.name] = tuple(Chain(n, p, tuple(m)) for n, p, m in value)
-        elif f.name == "hands":
+        elif f.name in ("hands", "score_history"):
             kwargs[f.name] = tuple(tuple(h) for h in value)
         elif isinstance(value, list):
             kwargs[f.name] = tuple(value)

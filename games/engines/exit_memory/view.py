@@ -68,6 +68,7 @@ def view(state: State, seat: int | None, deadlines: list[Deadline]) -> dict[str,
     }
     if state.phase == OVER:
         out["seed"] = state.seed  # published when the game ends
+        out["score_history"] = [list(h) for h in state.score_history]  # public; drawn at the end only
     if seat is not None and 0 <= seat < state.players and state.hands:
         hand = sorted(state.hands[seat])
         out["hand"] = [{**tile_face(t), "facings": list(allowed_facings(state, t))} for t in hand]

@@ -70,6 +70,7 @@ def evolve(state: State, event: Event) -> State:
             state,
             deck=tuple(secret.get("deck", ())),
             removed=tuple(secret.get("removed", ())),
+            money_history=(state.balances,),
         )
     elif t == "heist_started":
         prev = d.get("previous_roles")
@@ -233,6 +234,7 @@ def evolve(state: State, event: Event) -> State:
             roll_call=False,
             powers_ready=False,
             offers=(),
+            money_history=(*state.money_history, state.balances),
         )
     elif t == "game_over":
         state = replace(state, phase=OVER, end_reason=d["reason"], winners=tuple(d["winners"]))

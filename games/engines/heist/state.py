@@ -150,6 +150,9 @@ class State:
     report_heist: int = 0
     end_reason: str = ""
     winners: tuple[int, ...] = field(default=())
+    # Derived, not a rule: every balance at the start and after each heist, for the end chart
+    # (appended by ``evolve`` at ``game_started`` and ``heist_ended``; R-64 makes balances public).
+    money_history: tuple[tuple[int, ...], ...] = ()
 
     # -- derived helpers -------------------------------------------------------------------
 
@@ -213,7 +216,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         value = getattr(state, f.name)
         if f.name in ("hands", "offers", "looks"):
             out[f.name] = [{g.name: getattr(item, g.name) for g in fields(item)} for item in value]
-        elif f.name in ("choices", "previous", "prompts"):
+        elif f.name in ("choices", "previous", "prompts", "money_history"):
             out[f.name] = [list(v) for v in value]
         elif f.name == "report":
             out[f.name] = [dict(v) for v in value]
@@ -236,7 +239,7 @@ def state_from_json(data: dict[str, Any]) -> State:
             value = _open_offers(value)
         elif f.name == "looks":
             value = _tuple_of(Look, value)
-        elif f.name in ("choices", "previous"):
+        elif f.name in ("choices", "previous", "money_history"):
             value = tuple(tuple(v) for v in value)
         elif f.name == "prompts":
             value = tuple((int(s), d) for s, d in value)

@@ -145,6 +145,8 @@ def view(
         ),
         "me": None,
         "final": None,
+        # Balances are public; the series is only drawn at the end, so only sent then.
+        "money_history": [list(b) for b in state.money_history] if over else None,
     }
     if state.phase == NAMING and state.informant is not None:
         out["naming"] = {

@@ -199,9 +199,11 @@ def _alarm_ended(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
 
 
 def _round_ended(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
+    scores = tuple(d.get("scores", s.scores))
     return with_changes(
         s,
-        scores=tuple(d.get("scores", s.scores)),
+        scores=scores,
+        round_history=(*s.round_history, (int(d.get("round", s.round)), s.cracked, *scores)),
         current=-1,
         last_round=(d.get("round", s.round), d.get("outcome", ""), d.get("thief_gain", 0), d.get("police_gain", 0)),
     )
@@ -211,11 +213,21 @@ def _placement_revealed(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) ->
     return with_changes(s, last_round=(*s.last_round[:4], *d.get("circles", ())))
 
 
+def _turn_ended(s: State, scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``round_history`` with the young variant's turn ``s.turn`` closed at ``scores``."""
+    if not s.young or s.turn < 1:
+        return s.round_history
+    before = s.round_history[-1][2:] if s.round_history else (0,) * len(scores)
+    return (*s.round_history, (s.turn, sum(scores) - sum(before), *scores))
+
+
 def _game_ended(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
+    scores = tuple(d.get("scores", s.scores))
     return with_changes(
         s,
+        round_history=_turn_ended(s, scores),
         phase=OVER,
-        scores=tuple(d.get("scores", s.scores)),
+        scores=scores,
         winners=tuple(d.get("winners", ())),
         end_reason=str(d.get("reason", "finished")),
         suspended_phase="",
@@ -241,6 +253,7 @@ def _layout(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
 def _turn_start(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
     return with_changes(
         s,
+        round_history=_turn_ended(s, s.scores),
         phase=WAIT_READY,
         turn=int(d.get("turn", s.turn + 1)),
         active=int(d.get("seat", 0)),

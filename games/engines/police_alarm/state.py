@@ -95,6 +95,10 @@ class State:
     # End
     end_reason: str = ""
     winners: tuple[int, ...] = ()
+    # Derived, not a rule: (round, safes cracked, *scores) at the end of each round (the young
+    # variant: (turn, cards won in it, *scores) at the end of each turn), for the end chart.
+    # Appended by ``evolve``; all of it public (H-2: scores, the stack and its cracks).
+    round_history: tuple[tuple[int, ...], ...] = ()
 
     @property
     def young(self) -> bool:

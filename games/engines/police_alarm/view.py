@@ -107,4 +107,5 @@ def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[
         out["seed"] = state.seed  # N-1, H-6
         out["winners"] = list(state.winners)
         out["end_reason"] = state.end_reason
+        out["round_history"] = [list(r) for r in state.round_history]  # H-2: public; drawn at the end
     return out

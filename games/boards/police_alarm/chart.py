@@ -1,0 +1,42 @@
+"""police_alarm's end-of-game chart: the points after each round and the safes cracked in it (the
+young variant: the cards after each turn). All public (H-2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.boards.charts import line_chart
+from games.push.speaking import gettext as _
+
+
+def chart(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
+    """The chart of ``view``'s ``round_history`` (in the view once the game is over), else ``None``.
+
+    Each entry is the round's (turn's) number, the safes cracked in it (cards won), then each
+    seat's points (cards) after it.
+    """
+    history = view.get("round_history") or []
+    if not history:
+        return None
+    rows = [entry[2:] for entry in history]
+    if view.get("variant") == "young":
+        return line_chart(
+            title=_("Cards after each turn"),
+            axis=_("Turn"),
+            value_name=_("cards"),
+            labels=[_("Turn %(n)s") % {"n": entry[0]} for entry in history],
+            ticks=[str(entry[0]) for entry in history],
+            rows=rows,
+            names=names,
+        )
+    return line_chart(
+        title=_("Points after each round"),
+        axis=_("Round"),
+        value_name=_("points"),
+        labels=[_("Round %(n)s") % {"n": entry[0]} for entry in history],
+        ticks=[str(entry[0]) for entry in history],
+        rows=rows,
+        names=names,
+        bars=(_("Safes cracked"), [entry[1] for entry in history]),
+    )
