@@ -148,6 +148,36 @@ class CreateMatchForm(forms.Form):
 
 
 class ProfileForm(forms.ModelForm):
+    # Shown together in the page's "Notifications" fieldset; the others above it.
+    NOTIFICATION_FIELDS = (
+        "email_reminders",
+        "email_digest",
+        "email_low_time",
+        "email_invitations",
+        "turn_sound",
+        "turn_notification",
+    )
+
     class Meta:
         model = Profile
-        fields = ["display_name", "language", "email_reminders", "turn_sound", "turn_notification"]
+        fields = [
+            "display_name",
+            "language",
+            "email_reminders",
+            "email_digest",
+            "email_low_time",
+            "email_invitations",
+            "turn_sound",
+            "turn_notification",
+        ]
+        widgets = {"email_digest": forms.RadioSelect}
+        help_texts = {
+            "email_digest": _("A digest lists every match waiting for you, instead of one e-mail per turn."),
+            "email_low_time": _("Once per turn, when a tenth of its time (at most an hour) is left."),
+        }
+
+    def account_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in self.NOTIFICATION_FIELDS]
+
+    def notification_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.NOTIFICATION_FIELDS]
