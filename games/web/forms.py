@@ -174,7 +174,16 @@ class ProfileForm(forms.ModelForm):
         help_texts = {
             "email_digest": _("A digest lists every match waiting for you, instead of one e-mail per turn."),
             "email_low_time": _("Once per turn, when a tenth of its time (at most an hour) is left."),
+            "turn_notification": _("Also once per turn when your time is running out."),
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form sent without it (an older page, a script) keeps the default: no digest.
+        self.fields["email_digest"].required = False
+
+    def clean_email_digest(self) -> str:
+        return str(self.cleaned_data.get("email_digest") or "off")
 
     def account_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name not in self.NOTIFICATION_FIELDS]

@@ -343,3 +343,17 @@ def test_the_profile_shows_and_saves_the_notification_settings(make_user: Any, l
     assert bad.status_code == 200 and "weekly" in bad.content.decode()
     user.profile.refresh_from_db()
     assert user.profile.email_digest == "daily" and not user.profile.email_low_time
+
+
+def test_the_players_own_clock_says_when_their_decision_began(make_user: Any) -> None:
+    """The page's low-time notification (static/js/match.js) reads when the decision began from the clock."""
+    match, by_seat = started_match(make_user, time_limit=DAY)
+    seat = Seat.objects.get(match=match, number=0)
+    assert seat.waiting_since is not None
+    client = Client()
+    client.force_login(by_seat[0])
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    turn = page[page.index('<div id="turn">') :]
+    turn = turn[: turn.index("</div>")]
+    assert f'data-since="{seat.waiting_since.timestamp()}"' in turn and "your-turn" in turn
+    assert 'data-low-time="Your time is running out"' in page
