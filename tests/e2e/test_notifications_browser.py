@@ -101,7 +101,7 @@ def test_the_unsubscribe_link_of_an_e_mail_works_with_no_session(
     live_site.manage("shell", "-c", code)
     link = live_site.link_in_mail(email, r"http://127\.0\.0\.1:\d+/notifications/unsubscribe/[^\s\"<>]+/")
     (message,) = live_site.messages_to(email)
-    assert message["List-Unsubscribe"] == f"<{link}>"
+    assert str(message["List-Unsubscribe"]).strip() == f"<{link}>"  # a long header is folded
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     context = browser.new_context(viewport=PHONE, bypass_csp=True)
     context.set_default_timeout(TIMEOUT)
