@@ -357,3 +357,40 @@ def test_the_players_own_clock_says_when_their_decision_began(make_user: Any) ->
     turn = turn[: turn.index("</div>")]
     assert f'data-since="{seat.waiting_since.timestamp()}"' in turn and "your-turn" in turn
     assert 'data-low-time="Your time is running out"' in page
+
+
+def test_two_worker_threads_racing_send_one_digest(make_user: Any, later: Any, settings: Any) -> None:
+    """Two threads, each with its own database connection, find the same digests and send together."""
+    import threading
+
+    from django.db import connection
+
+    settings.REMINDER_AFTER = timedelta(minutes=10)
+    _match, by_seat = started_match(make_user, time_limit=DAY)
+    for user in by_seat.values():
+        user.profile.email_digest = "hourly"
+        user.profile.save()
+    later(11 * 60)
+    now = clock.now_datetime()
+    both_found = threading.Barrier(2)
+    sent: list[int] = []
+    failed: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            found = digest.due_digests(now)
+            both_found.wait(timeout=30)  # neither sends before both have found every digest due
+            sent.append(sum(digest.deliver(d, now) for d in found))
+        except BaseException as error:  # reported below, from the test's thread
+            failed.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failed, failed
+    assert sum(sent) == 4
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in by_seat.values())
