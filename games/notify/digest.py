@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
-from games.models import Seat
+from games.models import NotificationClaim, Seat
 from games.notify import claims, preferences
 from games.notify.emails import site_link
 from games.notify.send import notify
@@ -54,11 +55,24 @@ def _row(seat: Seat) -> dict[str, Any]:
 def due_digests(now: datetime | None = None) -> list[Digest]:
     """The digests to send at ``now``: one per player who chose one and has a match waiting."""
     now = now or clock.now_datetime()
+
+    def sent(frequency: str) -> Exists:
+        claimed = NotificationClaim.objects.filter(
+            user=OuterRef("user"), kind=preferences.DIGEST, key=period_key(frequency, now)
+        )
+        return Exists(claimed)
+
     seats = (
         waiting_seats()
+        .annotate(sent_this_hour=sent("hourly"), sent_today=sent("daily"))
         .filter(
             user__profile__email_digest__in=preferences.DIGEST_FREQUENCIES,
             waiting_since__lte=now - settings.REMINDER_AFTER,
+        )
+        # Players whose digest of this period went are skipped here (the claim decides; this saves it a try).
+        .exclude(
+            Q(user__profile__email_digest="hourly", sent_this_hour=True)
+            | Q(user__profile__email_digest="daily", sent_today=True)
         )
         .select_related("match", "user", "user__profile")
         .order_by("user_id", "match_id")

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db.models import CharField, Exists, F, OuterRef, Value
+from django.db.models.functions import Cast, Concat
+
+from games.models import NotificationClaim
 from games.notify import claims, preferences
 from games.notify.send import notify
 from games.notify.waiting import Waiting, of, waiting_seats
@@ -45,9 +49,29 @@ def due_alarms(now: datetime | None = None) -> list[Waiting]:
             match__next_deadline__lte=now + AT_MOST,
             open_sockets__lte=0,
         )
+        # Those already sent are skipped here to save the sweep a failed claim each (the claim decides).
+        .annotate(claim_key=_CLAIM_KEY)
+        .exclude(
+            Exists(
+                NotificationClaim.objects.filter(
+                    user=OuterRef("user"), kind=preferences.LOW_TIME, key=OuterRef("claim_key")
+                )
+            )
+        )
         .select_related("match", "user", "user__profile")
     )
     return [waiting for waiting in map(of, seats) if is_low(waiting, now)]
+
+
+# claim_key as SQL.
+_CLAIM_KEY = Concat(
+    Cast("match_id", CharField()),
+    Value(":"),
+    Cast("number", CharField()),
+    Value(":"),
+    F("waiting_key"),
+    output_field=CharField(),
+)
 
 
 def claim_key(waiting: Waiting) -> str:

@@ -394,3 +394,13 @@ def test_two_worker_threads_racing_send_one_digest(make_user: Any, later: Any, s
     assert not failed, failed
     assert sum(sent) == 4
     assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in by_seat.values())
+
+
+def test_the_text_part_is_plain_and_the_html_part_escaped(make_user: Any) -> None:
+    match, by_seat = started_match(make_user, time_limit=DAY)
+    user = by_seat[0]
+    user.profile.display_name = "Bonnie & <Clyde>"
+    user.profile.save()
+    message = emails.build(user, preferences.TURN, match, due=None)
+    assert "Bonnie & <Clyde>" in message.body
+    assert "Bonnie &amp; &lt;Clyde&gt;" in _html(message) and "<Clyde>" not in _html(message)
