@@ -1,5 +1,5 @@
-"""The profile's notification settings on a 390-px phone, by keyboard, in both languages, axe-clean;
-and an e-mail's unsubscribe link opened with no session turns that kind off.
+"""The profile's notification settings on a 390-px phone (and a 1280-px desktop), by keyboard, in
+both languages, axe-clean; and an e-mail's unsubscribe link opened with no session turns that kind off.
 
 The settings are chosen with the keyboard only (Tab to each control, arrows in the digest's radio
 group, Space on the boxes), saved, and read back from the database. The e-mail is sent by the site
@@ -28,6 +28,7 @@ from .players import TIMEOUT, assert_accessible  # noqa: E402
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
 
 
@@ -85,6 +86,10 @@ def test_the_notification_settings_on_a_phone_by_keyboard(
     }
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     assert_accessible(page, axe_source, f"profile saved ({language})")
+    page.set_viewport_size(DESKTOP)
+    expect(page.locator("#id_email_invitations")).to_be_visible()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL), "the profile scrolls sideways at 1280 px"
+    assert_accessible(page, axe_source, f"profile on a desktop ({language})")
     context.close()
 
 
