@@ -118,3 +118,58 @@ def test_the_unsubscribe_link_of_an_e_mail_works_with_no_session(
     expect(page.get_by_role("status")).to_contain_text("no longer receive invitations")
     assert not _profile_of(live_site, email)["email_invitations"]
     context.close()
+
+
+NOTIFICATIONS_RECORDED = """
+(() => {
+    Object.defineProperty(document, "hidden", { get: () => true });  // the page is in the background
+    const shown = JSON.parse(sessionStorage.getItem("shown") || "[]");
+    window.__shown = shown;
+    function Recorded(title, options) {
+        shown.push([title, (options || {}).tag || ""]);
+        sessionStorage.setItem("shown", JSON.stringify(shown));
+    }
+    Recorded.permission = "granted";
+    Recorded.requestPermission = () => Promise.resolve("granted");
+    window.Notification = Recorded;
+})();
+"""
+
+
+def test_the_page_warns_once_when_a_tenth_of_the_time_is_left(browser: Any, live_site: LiveSite) -> None:
+    names = [f"low_{n}_{secrets.token_hex(3)}" for n in range(4)]
+    emails = make_accounts(live_site, names)
+    set_profile(live_site, emails[0], turn_notification=True)
+    # A started heist of 50-minute turns (every seat decides at once); the first player's decision is
+    # made to have begun 550 minutes before its deadline, so a tenth of its time (55 minutes) is more
+    # than the 50 minutes left: the warning is due.
+    code = (
+        "from datetime import timedelta\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from games.models import Seat\n"
+        "from games.notify.waiting import due_of\n"
+        "from games.play import services\n"
+        f"users = [get_user_model().objects.get(email=e) for e in {emails!r}]\n"
+        "m = services.do_create_match(users[0], 'heist', 4, {}, 3000)\n"
+        "for u in users[1:]:\n"
+        "    services.do_join_match(m.pk, u)\n"
+        "services.do_start_match(m.pk, users[0])\n"
+        "seat = Seat.objects.get(match=m, user=users[0])\n"
+        "due = due_of(seat.waiting_key)\n"
+        "Seat.objects.filter(pk=seat.pk).update(waiting_since=due - timedelta(minutes=550))\n"
+        "print('MATCH', m.get_absolute_url())\n"
+    )
+    done = live_site.manage("shell", "-c", code)
+    url = next(line.split()[1] for line in done.stdout.splitlines() if line.startswith("MATCH "))
+    context = signed_in(browser, live_site, emails[0], viewport=PHONE)
+    context.grant_permissions(["notifications"])
+    context.add_init_script(NOTIFICATIONS_RECORDED)
+    page = context.new_page()
+    page.goto(url)
+    expect(page.locator("#turn .your-turn .countdown[data-since]")).to_have_count(1)
+    page.wait_for_function("() => window.__shown.length > 0", timeout=TIMEOUT)
+    assert page.evaluate("window.__shown") == [["Your time is running out", f"hideout-low-{url.split('/')[2]}"]]
+    page.reload()  # and a second tab, or the same page later: never again for this decision
+    page.wait_for_timeout(2500)
+    assert len(page.evaluate("window.__shown")) == 1
+    context.close()
