@@ -172,6 +172,9 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.background.tasks.sweep_deadlines", "schedule": timedelta(seconds=2)},
     "sweep-reminders": {"task": "games.background.tasks.sweep_reminders", "schedule": timedelta(seconds=60)},
     "sweep-presence": {"task": "games.background.tasks.sweep_presence", "schedule": timedelta(seconds=30)},
+    "sweep-low-time": {"task": "games.background.tasks.sweep_low_time", "schedule": timedelta(seconds=60)},
+    # A digest goes in the first sweep of its period that finds a match waiting: within 5 minutes.
+    "sweep-digests": {"task": "games.background.tasks.sweep_digests", "schedule": timedelta(minutes=5)},
 }
 
 # A player with no open socket this long after their turn began gets one e-mail.

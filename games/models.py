@@ -25,7 +25,20 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES, default="en")
+    # What reaches a player away from the match page (games.notify), one setting per kind of e-mail.
     email_reminders = models.BooleanField(_("e-mail me when it is my turn"), default=True)
+    email_digest = models.CharField(
+        _("digest of the matches waiting for me"),
+        max_length=8,
+        choices=[
+            ("off", _("No digest")),
+            ("hourly", _("At most one e-mail an hour")),
+            ("daily", _("At most one e-mail a day")),
+        ],
+        default="off",
+    )
+    email_low_time = models.BooleanField(_("e-mail me when my time is running out"), default=True)
+    email_invitations = models.BooleanField(_("e-mail me invitations to matches and rematches"), default=True)
     # Issue 10, item 6: signals on an open match page, off by default.
     turn_sound = models.BooleanField(_("play a sound when it becomes my turn"), default=False)
     turn_notification = models.BooleanField(
@@ -296,3 +309,25 @@ class Presence(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     seen_at = models.DateTimeField(db_index=True)
+
+
+class NotificationClaim(models.Model):
+    """One e-mail of a kind that must go once only, claimed before it is sent (games.notify).
+
+    ``key`` names what it is for: a digest's period ("hourly:2026-12-02T01") or a waiting decision
+    ("<match>:<seat>:<waiting key>") for the low-time alarm. The unique constraint makes the claim
+    the one guard: two workers racing for the same e-mail both insert, and only one succeeds.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_claims")
+    kind = models.CharField(max_length=16)
+    key = models.CharField(max_length=120)
+    claimed_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("notification sent")
+        verbose_name_plural = _("notifications sent")
+        constraints = [models.UniqueConstraint(fields=["user", "kind", "key"], name="one_notification_per_claim")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.key}"

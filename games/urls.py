@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import push_views, views
+from games.web import push_views, unsubscribe, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("push/unsubscribe/", push_views.unsubscribe, name="push_unsubscribe"),
     path("push/status/", push_views.status, name="push_status"),
     path("sw.js", push_views.service_worker, name="service_worker"),
+    path("notifications/unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="notify_unsubscribe"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),
     path("m/<int:match_id>/", views.match_page, name="match"),

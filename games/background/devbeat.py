@@ -1,6 +1,6 @@
 """A stand-in for Celery beat on the embedded defaults (eager Celery, in-memory channel layer).
 
-`make run` starts it inside the daphne process, so time-outs and reminders happen and their
+`make run` starts it inside the daphne process, so time-outs, reminders, low-time alarms and digests happen and their
 broadcasts reach this process's sockets. With REDIS_URL set, run a real `celery beat` instead.
 """
 
@@ -14,7 +14,13 @@ log = logging.getLogger(__name__)
 
 
 def _loop(interval: float) -> None:
-    from games.background.tasks import sweep_deadlines, sweep_reminders, sweep_turn_pushes
+    from games.background.tasks import (
+        sweep_deadlines,
+        sweep_digests,
+        sweep_low_time,
+        sweep_reminders,
+        sweep_turn_pushes,
+    )
 
     last_reminders = 0.0
     while True:
@@ -25,6 +31,8 @@ def _loop(interval: float) -> None:
             if time.monotonic() - last_reminders > 60:
                 last_reminders = time.monotonic()
                 sweep_reminders()
+                sweep_low_time()
+                sweep_digests()
         except Exception:
             log.exception("dev beat sweep failed")
 

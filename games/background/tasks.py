@@ -13,18 +13,13 @@ import threading
 from celery import shared_task
 from celery.signals import after_task_publish, worker_ready
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db.models import F, Q
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from games.background import autoplay
 from games.engines.registry import available, get_rules
 from games.models import Match, PushSubscription, Seat
 from games.notify import webpush
 from games.play import clock, services
-from games.push.speaking import speaking
 
 log = logging.getLogger(__name__)
 
@@ -90,44 +85,29 @@ def sweep_presence() -> int:
 
 @shared_task(ignore_result=True)
 def sweep_reminders() -> int:
-    """E-mail players whose turn has waited with no open socket; one e-mail per turn at most."""
+    """E-mail players whose turn has waited with no open socket; one e-mail per turn at most (games.notify.turns)."""
+    from games.notify import turns
+
     sweep_presence()  # who has a page open, counting only sockets that still beat
-    cutoff = clock.now_datetime() - settings.REMINDER_AFTER
-    due = Seat.objects.filter(
-        match__status=Match.Status.ACTIVE,
-        is_bot=False,
-        user__isnull=False,
-        user__is_active=True,
-        user__profile__email_reminders=True,
-        waiting_since__lte=cutoff,
-        reminded_at__isnull=True,
-        open_sockets__lte=0,
-    ).select_related("match", "user", "user__profile")
-    sent = 0
-    for seat in due:
-        if seat.last_seen is not None and seat.last_seen > cutoff:
-            continue
-        # Claim the reminder first, so two sweeps never send it twice.
-        claimed = Seat.objects.filter(pk=seat.pk, reminded_at__isnull=True).update(reminded_at=clock.now_datetime())
-        if claimed:
-            send_turn_reminder(seat)
-            sent += 1
-    return sent
+    return turns.send_reminders()
 
 
-def send_turn_reminder(seat: Seat) -> None:
-    user = seat.user
-    assert user is not None
-    language = getattr(getattr(user, "profile", None), "language", None) or settings.LANGUAGE_CODE
-    with speaking(language):
-        link = settings.SITE_URL.rstrip("/") + reverse("match", args=[seat.match_id])
-        context = {"seat": seat, "match": seat.match, "link": link}
-        subject = _("Hideout: it is your turn in %(game)s #%(id)s") % {
-            "game": seat.match.game_name,
-            "id": seat.match_id,
-        }
-        body = render_to_string("games/email/turn_reminder.txt", context)
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
+@shared_task(ignore_result=True)
+def sweep_low_time() -> int:
+    """E-mail the players whose waiting decision is about to run out, once per decision (games.notify.lowtime)."""
+    from games.notify import lowtime
+
+    sweep_presence()
+    return lowtime.send_alarms()
+
+
+@shared_task(ignore_result=True)
+def sweep_digests() -> int:
+    """Send the hourly and daily digests due now, once per player and period (games.notify.digest)."""
+    from games.notify import digest
+
+    sweep_presence()
+    return digest.send_digests()
 
 
 @shared_task(ignore_result=True)
@@ -135,27 +115,14 @@ def send_rematch_invites(match_id: int, user_ids: list[int]) -> int:
     """E-mail the invitation to the rematch to the other players of the old table, each in their language."""
     from django.contrib.auth import get_user_model
 
-    match = Match.objects.select_related("host").get(pk=match_id)
-    sent = 0
-    for user in get_user_model().objects.filter(pk__in=user_ids).select_related("profile"):
-        if not user.email:
-            continue
-        language = getattr(getattr(user, "profile", None), "language", None) or settings.LANGUAGE_CODE
-        with speaking(language):
-            link = settings.SITE_URL.rstrip("/") + reverse("match", args=[match.pk])
-            profile = getattr(match.host, "profile", None)
-            host = profile.name if profile is not None else match.host.get_username()
-            subject = _("Hideout: %(host)s asks for a rematch of %(game)s") % {"host": host, "game": match.game_name}
-            body = _(
-                "%(host)s wants to play %(game)s again with you. Accept or decline the invitation here:\n\n%(link)s\n"
-            ) % {
-                "host": host,
-                "game": match.game_name,
-                "link": link,
-            }
-        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
-        sent += 1
-    return sent
+    from games.notify import preferences
+    from games.notify.send import notify
+
+    match = Match.objects.select_related("host", "host__profile").get(pk=match_id)
+    profile = getattr(match.host, "profile", None)
+    host = profile.name if profile is not None else match.host.get_username()
+    users = get_user_model().objects.filter(pk__in=user_ids).select_related("profile")
+    return sum(notify(user, preferences.INVITATIONS, match, host=host) for user in users)
 
 
 # --- browser pushes (games.notify.webpush) ---------------------------------------------------------

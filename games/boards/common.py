@@ -54,6 +54,7 @@ def _turn(context: Any, key: Any) -> object:
         context.get("seat"),
         context["match"].status,
         context.get("waiting_on_me"),
+        context.get("waiting_since"),
         context.get("deadlines"),
         context.get("live"),
         context.get("names"),
@@ -105,8 +106,11 @@ def match_status(context: Any, clock: bool = True) -> SafeString:
     return mark_safe(out)
 
 
-def _countdown(due: Any) -> str:
-    return f'<span class="countdown" data-due="{shown(due)}"></span>'
+def _countdown(due: Any, since: Any = None) -> str:
+    """A clock counting down to ``due``; ``since``: when the viewer's own decision began (the page
+    warns once when a tenth of the time is left, static/js/match.js)."""
+    began = f' data-since="{shown(since)}"' if since is not None else ""
+    return f'<span class="countdown" data-due="{shown(due)}"{began}></span>'
 
 
 def _awaited(context: Any) -> tuple[list[int], list[Mapping[str, Any]]]:
@@ -138,7 +142,9 @@ def match_clock(context: Any) -> SafeString:
     if seat is not None and seat in seats:
         due = min(d["due"] for d in deadlines if seat in d["seats"])
         text = escape_text(gettext("It is your turn:"))
-        return mark_safe(f'<p class="your-turn" role="status">{text} {_countdown(due)}</p>')
+        since = context.get("waiting_since")
+        countdown = _countdown(due, since) if since else _countdown(due)
+        return mark_safe(f'<p class="your-turn" role="status">{text} {countdown}</p>')
     if seat is not None and context.get("waiting_on_me"):
         return mark_safe(f'<p class="your-turn" role="status">{escape_text(gettext("It is your turn."))}</p>')
     return mark_safe(_waiting_line(context))

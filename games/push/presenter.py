@@ -446,9 +446,10 @@ def match_context(
         context.update(rematches.lobby_context(match, user, seats))
     elif match.status == Match.Status.FINISHED and viewer.seat is not None:
         context["rematch_answer"] = rematches.answer_of(match, user)
-    context["waiting_on_me"] = viewer.seat is not None and any(
-        s.number == viewer.seat and s.waiting_since for s in seats
-    )
+    mine = next((s for s in seats if viewer.seat is not None and s.number == viewer.seat), None)
+    context["waiting_on_me"] = mine is not None and bool(mine.waiting_since)
+    # When the viewer's decision began: the page's low-time notification is due at a tenth of its time.
+    context["waiting_since"] = mine.waiting_since.timestamp() if mine is not None and mine.waiting_since else None
     return context
 
 

@@ -148,6 +148,45 @@ class CreateMatchForm(forms.Form):
 
 
 class ProfileForm(forms.ModelForm):
+    # Shown together in the page's "Notifications" fieldset; the others above it.
+    NOTIFICATION_FIELDS = (
+        "email_reminders",
+        "email_digest",
+        "email_low_time",
+        "email_invitations",
+        "turn_sound",
+        "turn_notification",
+    )
+
     class Meta:
         model = Profile
-        fields = ["display_name", "language", "email_reminders", "turn_sound", "turn_notification"]
+        fields = [
+            "display_name",
+            "language",
+            "email_reminders",
+            "email_digest",
+            "email_low_time",
+            "email_invitations",
+            "turn_sound",
+            "turn_notification",
+        ]
+        widgets = {"email_digest": forms.RadioSelect}
+        help_texts = {
+            "email_digest": _("A digest lists every match waiting for you, instead of one e-mail per turn."),
+            "email_low_time": _("Once per turn, when a tenth of its time (at most an hour) is left."),
+            "turn_notification": _("Also once per turn when your time is running out."),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form sent without it (an older page, a script) keeps the default: no digest.
+        self.fields["email_digest"].required = False
+
+    def clean_email_digest(self) -> str:
+        return str(self.cleaned_data.get("email_digest") or "off")
+
+    def account_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in self.NOTIFICATION_FIELDS]
+
+    def notification_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.NOTIFICATION_FIELDS]

@@ -144,6 +144,25 @@
     }
   }
 
+  // The low-time warning (with the turn notification setting): once per decision, across tabs, a
+  // browser notification while the page is in the background, when a tenth of the decision's time
+  // (at most an hour) is left. The clock of my own turn carries when the decision began (data-since).
+  function warnLowTime(now) {
+    if (!root || root.dataset.turnNotify !== "1" || !document.hidden) return;
+    if (!window.Notification || Notification.permission !== "granted") return;
+    var el = document.querySelector("#turn .your-turn .countdown[data-since]");
+    if (!el) return;
+    var due = parseFloat(el.dataset.due), since = parseFloat(el.dataset.since), left = due - now;
+    if (!(left > 0) || left > Math.min((due - since) / 10, 3600)) return;
+    var key = "hideout-low-" + (root.dataset.match || "") + "-" + el.dataset.due;
+    try {
+      if (window.localStorage.getItem(key)) return;
+      window.localStorage.setItem(key, "1");
+    } catch (e) { return; }  // no storage: no way to say it only once
+    try { new Notification(root.dataset.lowTime || document.title, { body: plainTitle, tag: "hideout-low-" + (root.dataset.match || "") }); }
+    catch (e) { /* some browsers allow notifications from a service worker only */ }
+  }
+
   var LOG_LINES = 60;
 
   function appendLog(items, revision) {
@@ -442,6 +461,7 @@
       var m = Math.floor((left % 3600) / 60), s = left % 60;
       el.textContent = d > 0 ? d + "d " + h + "h" : (h > 0 ? h + ":" : "") + (h > 0 && m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s;
     });
+    warnLowTime(now);
   }
   setInterval(tick, 1000);
   tick();
