@@ -454,3 +454,23 @@ def test_beat_sweeps_for_turn_pushes_only_when_the_keys_are_set(keys: bool) -> N
     )
     assert ("sweep-turn-pushes" in done.stdout) is keys
     assert "sweep-deadlines" in done.stdout
+
+
+def test_the_low_time_alarm_pushes_once_to_the_players_devices(
+    make_user: Any, vapid: str, push_service: tuple[str, Received], monkeypatch: Any
+) -> None:
+    """Issue 56, item 3: one browser notification with the alarm's e-mail, not repeated."""
+    from games.notify import lowtime
+
+    url, received = push_service
+    match, users = started_match(make_user, time_limit=24 * 3600)
+    browser = Browser()
+    browser.subscribe(users[0], f"{url}/low")
+    due = float(waiting_seat(match, users[0]).waiting_key.rsplit(":", 1)[1])  # "kind:due" (decision keys)
+    real = clock.now
+    monkeypatch.setattr(clock, "now", lambda: due - 600)  # ten minutes left
+    assert lowtime.send_alarms() >= 1
+    assert lowtime.send_alarms() == 0, "not repeated"
+    monkeypatch.setattr(clock, "now", real)
+    pushed = [browser.read(body) for path, _headers, body in received.requests if path == "/low"]
+    assert len(pushed) == 1 and pushed[0]["tag"] == f"hideout-low_time-{match.pk}"
