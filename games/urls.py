@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games.web import vacations as vacation_views
 from games.web import views
 
 urlpatterns = [
@@ -8,6 +9,7 @@ urlpatterns = [
     path("how-to-play/<slug:slug>/", views.how_to_play, name="how_to_play"),
     path("how-to-play/police_alarm/driving-school/", views.driving_school, name="driving_school"),
     path("profile/", views.profile, name="profile"),
+    path("profile/vacation/", vacation_views.vacation, name="profile_vacation"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),
     path("m/<int:match_id>/", views.match_page, name="match"),

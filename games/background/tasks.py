@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.background import autoplay
 from games.models import Match, Seat
-from games.play import clock, services
+from games.play import clock, services, vacations
 from games.push.speaking import speaking
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,8 @@ def sweep_presence() -> int:
 
 @shared_task(ignore_result=True)
 def sweep_reminders() -> int:
-    """E-mail players whose turn has waited with no open socket; one e-mail per turn at most."""
+    """E-mail players whose turn has waited with no open socket, unless they are on vacation; one
+    e-mail per turn at most."""
     sweep_presence()  # who has a page open, counting only sockets that still beat
     cutoff = clock.now_datetime() - settings.REMINDER_AFTER
     due = Seat.objects.filter(
@@ -99,7 +100,8 @@ def sweep_reminders() -> int:
         waiting_since__lte=cutoff,
         reminded_at__isnull=True,
         open_sockets__lte=0,
-    ).select_related("match", "user", "user__profile")
+    ).exclude(user_id__in=vacations.away_user_ids())  # nobody is reminded while on vacation
+    due = due.select_related("match", "user", "user__profile")
     sent = 0
     for seat in due:
         if seat.last_seen is not None and seat.last_seen > cutoff:

@@ -243,6 +243,10 @@ class Rules(Protocol[S]):
     """The game's deadlines run on the match's time limit per decision (the create form's time
     fields, the waiting page's "Time limit per decision"); a game on a clock of its own (its options,
     or real time) declares ``False`` (default: ``True``)."""
+    time_bank: bool
+    """Every deadline waits on one seat and runs ``time_limit`` from the move that opened it, so a
+    time bank may stand in for the fixed time per decision: the platform then submits the time-out
+    when the seat's reserve runs out, the match's time limit being the increment (default: False)."""
     connection_events: bool
     """The platform submits ``disconnected`` / ``reconnected`` for a seat that lost its last socket
     or got one back (default: False)."""
@@ -328,6 +332,7 @@ class GenericRules(Generic[S]):
     views_public: bool = False
     live: bool = False
     uses_time_limit: bool = True
+    time_bank: bool = False
     connection_events: bool = False
     quiet_events: frozenset[str] | None = None
     private_event_types: frozenset[str] = frozenset()

@@ -25,6 +25,7 @@ from games.push.presenter import ALL_PARTS, match_context, viewer_for
 from games.push.pushes import board_with_error, rendered_board
 from games.push.speaking import speaking
 from games.web import guides, ratelimit
+from games.web import vacations as vacation_views
 from games.web.forms import CreateMatchForm, ProfileForm
 
 MATCH_TEMPLATE = "games/match.html"
@@ -94,6 +95,7 @@ def match_create(request: HtmxHttpRequest) -> HttpResponse:
                 form.cleaned_data["seats"],
                 form.engine_options(),
                 form.cleaned_data["time_limit"],
+                form.cleaned_data.get("time_bank") or "",
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
@@ -362,7 +364,7 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
         response = redirect("profile")
         response.set_cookie("django_language", form.cleaned_data["language"])
         return response
-    return render(request, "games/profile.html", {"form": form})
+    return render(request, "games/profile.html", {"form": form, **vacation_views.panel_context(request.user)})
 
 
 def _game_names() -> list[tuple[str, str]]:
