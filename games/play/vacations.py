@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Match, Seat, Vacation
 from games.play import clock, clock_policy
@@ -70,9 +71,12 @@ def start(user: Any, days: int) -> Vacation:
             raise ServiceError(_("You are already on vacation."))
         left = days_left(user, now)
         if days > left:
-            raise ServiceError(
-                _("You have %(left)s days of vacation left this year; choose at most that many.") % {"left": left}
+            text = ngettext(
+                "You have %(left)s day of vacation left this year; choose at most that many.",
+                "You have %(left)s days of vacation left this year; choose at most that many.",
+                left,
             )
+            raise ServiceError(text % {"left": left})
         vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + timedelta(days=days), days=days)
         until = vacation.ends_at.timestamp()
         for match, seat in _correspondence_seats(user):
