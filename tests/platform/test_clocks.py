@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.background import tasks
 from games.engines.base import SYSTEM, replay
-from games.models import Match, MatchEvent, Vacation
+from games.models import Match, MatchEvent, Seat, Vacation
 from games.play import clock_policy, services, store, vacations
 from games.play.errors import ServiceError
 
@@ -256,3 +256,31 @@ def test_a_plain_match_never_asks_the_clock_policy(make_user: Any, monkeypatch: 
     for seat in range(4):
         services.do_submit_action(match.pk, seat, {"type": "choose", "roles": ["THUG"]})
     assert calls == []
+
+
+def test_a_bank_or_a_vacation_adds_no_query_to_a_move(make_user: Any, at_march: Any) -> None:
+    """The clock rides on the match row the move writes anyway (measured on the locking path)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_of_first_move(match: Match) -> int:
+        seat = waited_seat(match)
+        rules = store.rules_for(match)
+        action = next(a for a in rules.legal_actions(state_of(match), seat) if a["type"] != "resign")
+        with CaptureQueriesContext(connection) as captured:
+            services.do_submit_action(match.pk, seat, action)
+        return len(captured)
+
+    plain = [make_user() for _ in range(3)]
+    match = services.do_create_match(plain[0], "bridge_race", 3, {"mode": "standard"}, 86400)
+    for user in plain[1:]:
+        services.do_join_match(match.pk, user)
+    services.do_start_match(match.pk, plain[0])
+    match.refresh_from_db()
+    banked, _ = bank_race(make_user)
+    away = Seat.objects.filter(match=banked).exclude(number=waited_seat(banked)).first()
+    assert away is not None
+    vacations.start(away.user, 3)  # a player not on turn is away: the move keeps a clock with a credit
+    banked.refresh_from_db()
+    assert banked.clock["away"] and banked.clock["bank"]
+    assert queries_of_first_move(banked) == queries_of_first_move(match)
