@@ -27,7 +27,6 @@ from games.play.followups import publish_after_commit
 from games.play.store import load_state, rules_for, to_datetime
 
 ALLOWANCE_DAYS = 30  # days of vacation a player may take a year (counted in the year each starts)
-LONGEST_DAYS = ALLOWANCE_DAYS
 
 
 def away_user_ids(now: datetime | None = None) -> QuerySet[Vacation, int]:

@@ -20,7 +20,8 @@ from games.play.errors import ServiceError
 
 
 class VacationForm(forms.Form):
-    days = forms.IntegerField(label=gettext_lazy("Days away"), min_value=1, max_value=vacations.LONGEST_DAYS, initial=7)
+    # No upper bound here: the allowance left is the bound, and the service says so in its refusal.
+    days = forms.IntegerField(label=gettext_lazy("Days away"), min_value=1, initial=7)
     action = forms.CharField(widget=forms.HiddenInput, initial="start")
 
 
