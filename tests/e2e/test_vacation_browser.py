@@ -1,9 +1,10 @@
-"""Vacations in a real browser (issue 56, part 5), at a phone's 390×844.
+"""Vacations and time banks in a real browser (issue 56, parts 5 and 6), at a phone's 390×844.
 
 A player starts a vacation from the profile page (the allowance shown, a request over it refused
 with the error beside the field); another player of their correspondence match then reads
 "<name> is on vacation until <date>." on the match page, and sees it go, live, when the player ends
-the vacation early. Each page is axe-clean and as wide as the screen.
+the vacation early. A host creates a Bridge Race on a time bank; once it runs, its page lists each
+player's time left. Each page is axe-clean and as wide as the screen.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ if _why_not:
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .accounts import make_accounts, signed_in  # noqa: E402
+from .accounts import DESKTOP, make_accounts, signed_in  # noqa: E402
 from .players import TIMEOUT, assert_accessible  # noqa: E402
 
 pytestmark = pytest.mark.e2e
@@ -99,6 +100,48 @@ def test_a_vacation_from_the_profile_page_is_shown_to_the_other_players(
         profile.keyboard.press("Enter")  # by keyboard
         expect(profile.locator("#vacation")).to_contain_text("days of vacation left this year.")
         expect(board.locator("#turn .away")).to_have_count(0, timeout=TIMEOUT)  # gone, live
+        for page in (profile, board):
+            page.set_viewport_size(DESKTOP)
+            page.reload()
+            assert_accessible(page, axe_source, f"{page.url} at 1280x800")
+            fits_the_screen(page)
     finally:
         away.close()
         other.close()
+
+
+def test_a_race_on_a_time_bank_shows_each_players_time_left(live_site: LiveSite, browser: Any, axe_source: str) -> None:
+    tag = secrets.token_hex(3)
+    emails = make_accounts(live_site, [f"zora_{tag}", f"abel_{tag}", f"bess_{tag}"])
+    host = signed_in(browser, live_site, emails[0], viewport=PHONE, axe=True)
+    try:
+        page = host.new_page()
+        page.goto("/matches/new/?game=bridge_race")
+        page.locator("#id_game").select_option("bridge_race")
+        page.locator("#id_seats").fill("3")
+        expect(page.get_by_label("Time limit per decision")).to_be_visible()
+        page.get_by_label("Clock").select_option(label="A reserve of 3 days, plus 1 day a decision")
+        expect(page.get_by_label("Time limit per decision")).to_be_hidden()  # the bank's increment stands in
+        assert_accessible(page, axe_source, "the create form with a time bank chosen")
+        page.get_by_role("button", name="Create").click()
+        expect(page).to_have_url(re.compile(r"/m/\d+/$"))
+        match_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+        code = (
+            "from django.contrib.auth import get_user_model\n"
+            "from games.play import services\n"
+            f"for e in {emails[1:]!r}:\n"
+            f"    services.do_join_match({match_id}, get_user_model().objects.get(email=e))\n"
+            f"services.do_start_match({match_id}, get_user_model().objects.get(email={emails[0]!r}))\n"
+        )
+        live_site.manage("shell", "-c", code)
+        page.reload()
+        clocks = page.locator("#turn .clocks")
+        expect(clocks.get_by_role("heading", name="Time bank")).to_be_visible()
+        expect(clocks.locator("li")).to_have_count(3)
+        expect(clocks.locator(".countdown")).to_have_count(1)  # the player deciding now: running
+        expect(clocks.locator(".bank-left")).to_have_text(["3d 0h", "3d 0h"])  # the others: at rest
+        expect(clocks.locator(".countdown")).to_have_text(re.compile(r"^2d 23h$"))
+        assert_accessible(page, axe_source, "a race on a time bank")
+        fits_the_screen(page)
+    finally:
+        host.close()
