@@ -53,8 +53,11 @@ def days_left(user: Any, now: datetime | None = None) -> int:
 
 
 def is_correspondence(match: Match) -> bool:
-    """A match a vacation stops the clocks of: not a live game, and at least a day a decision."""
-    return not match.is_live and not rules_for(match).live
+    """A match a vacation stops the clocks of: not a live game, and at least a day a decision or a
+    time bank (whose reserves are days, whatever its increment)."""
+    if rules_for(match).live:
+        return False
+    return not match.is_live or clock_policy.has_bank(match.clock)
 
 
 def start(user: Any, days: int) -> Vacation:

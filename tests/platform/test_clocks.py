@@ -284,3 +284,16 @@ def test_a_bank_or_a_vacation_adds_no_query_to_a_move(make_user: Any, at_march: 
     banked.refresh_from_db()
     assert banked.clock["away"] and banked.clock["bank"]
     assert queries_of_first_move(banked) == queries_of_first_move(match)
+
+
+def test_a_vacation_stops_a_bank_whose_increment_is_under_a_day(make_user: Any, at_march: Any) -> None:
+    match, _ = bank_race(make_user, "2d+12h")
+    seat = waited_seat(match)
+    player = Seat.objects.get(match=match, number=seat).user
+    vacations.start(player, 3)
+    assert deadline_of(match) == pytest.approx(MARCH + 2 * DAY + 3 * DAY)
+    at_march[0] = MARCH + 4 * DAY
+    assert tasks.sweep_deadlines() == 0
+    at_march[0] = MARCH + 5 * DAY + 1
+    assert tasks.sweep_deadlines() == 1
+    assert left_of(match, seat) == pytest.approx(DAY / 2)  # the reserve spent, the vacation not drawn from it
