@@ -278,6 +278,12 @@ class Rules(Protocol[S]):
         """Whether ``seat`` may chat while the game runs (default: always)."""
         ...
 
+    def correspondence(self, options: Mapping[str, Any]) -> bool:
+        """Whether a match with these options (``time_limit`` among them) is played by
+        correspondence, at days or hours a decision, so that a player's vacation stops its clocks
+        (default: not a live game, and at least a day a decision by the match's time limit)."""
+        ...
+
 
 def replay(rules: Rules[S], state: S, events: Iterable[Event]) -> S:
     """Fold ``evolve`` over ``events``: the only way a stored match becomes a state."""
@@ -349,3 +355,6 @@ class GenericRules(Generic[S]):
 
     def chat_allowed(self, state: S, seat: int) -> bool:
         return True
+
+    def correspondence(self, options: Mapping[str, Any]) -> bool:
+        return not self.live and self.uses_time_limit and int(options.get("time_limit") or 0) >= 86400

@@ -24,7 +24,7 @@ from games.models import Match, Seat, Vacation
 from games.play import clock, clock_policy
 from games.play.errors import ServiceError
 from games.play.followups import publish_after_commit
-from games.play.store import load_state, rules_for, to_datetime
+from games.play.store import engine_options, load_state, rules_for, to_datetime
 
 ALLOWANCE_DAYS = 30  # days of vacation a player may take a year (counted in the year each starts)
 
@@ -53,11 +53,13 @@ def days_left(user: Any, now: datetime | None = None) -> int:
 
 
 def is_correspondence(match: Match) -> bool:
-    """A match a vacation stops the clocks of: not a live game, and at least a day a decision or a
-    time bank (whose reserves are days, whatever its increment)."""
-    if rules_for(match).live:
+    """A match a vacation stops the clocks of: one its game calls correspondence (``Rules.correspondence``:
+    at least a day a decision, or a pace of its own), or on a time bank (whose reserves are days,
+    whatever its increment)."""
+    rules = rules_for(match)
+    if rules.live:
         return False
-    return not match.is_live or clock_policy.has_bank(match.clock)
+    return rules.correspondence(engine_options(match)) or clock_policy.has_bank(match.clock)
 
 
 def start(user: Any, days: int) -> Vacation:

@@ -297,3 +297,14 @@ def test_a_vacation_stops_a_bank_whose_increment_is_under_a_day(make_user: Any, 
     at_march[0] = MARCH + 5 * DAY + 1
     assert tasks.sweep_deadlines() == 1
     assert left_of(match, seat) == pytest.approx(DAY / 2)  # the reserve spent, the vacation not drawn from it
+
+
+def test_a_game_on_its_own_clock_is_stopped_at_its_correspondence_pace_only(make_user: Any, at_march: Any) -> None:
+    """dirty_money keeps its own clock: its correspondence pace (hours a decision) is what a vacation stops."""
+    slow, slow_users = started_match(make_user, "dirty_money", 3, {"pace": "correspondence"})
+    fast, fast_users = started_match(make_user, "dirty_money", 3, {"pace": "live"})
+    slow_due, fast_due = deadline_of(slow), deadline_of(fast)
+    for user in [*slow_users.values(), *fast_users.values()]:
+        vacations.start(user, 2)
+    assert deadline_of(slow) == pytest.approx(slow_due + 2 * DAY)
+    assert deadline_of(fast) == fast_due
