@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.engines.base import SYSTEM, Rules, reseat_options
 from games.engines.registry import get_rules
 from games.models import ChatMessage, Match, RematchInvite, Seat
-from games.play import clock, clock_policy, guarded, latency_trace, payloads, rematches, write_paths
+from games.play import clock, clock_policy, guarded, latency_trace, payloads, rematches, vacations, write_paths
 from games.play.decision import action_digest, bot_rng, waiting_keys
 from games.play.errors import NotAllowed, ServiceError, StaleVersion, not_running
 from games.play.followups import advance_after_commit, invite_after_commit, publish_after_commit
@@ -157,7 +157,8 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
         match.status = Match.Status.ACTIVE
         match.started_at = timezone.now()
         match.bot_seats = sorted(seat.number for seat in seats if seat.is_bot)
-        match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count"])
+        match.clock = vacations.clock_at_start(match, seats)  # a player on vacation already: theirs wait
+        match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count", "clock"])
     do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
     match.refresh_from_db()
     return match

@@ -107,6 +107,22 @@ def end(user: Any) -> Vacation:
     return vacation
 
 
+def clock_at_start(match: Match, seats: list[Seat]) -> dict[str, Any]:
+    """``match``'s clock as it starts with ``seats`` (numbered as seated): the seats whose player is
+    on vacation now are away, so the decisions that open for them wait for the vacation's end."""
+    if not is_correspondence(match):
+        return match.clock
+    now = clock.now_datetime()
+    players = [seat.user_id for seat in seats if seat.user_id is not None and not seat.is_bot]
+    away = Vacation.objects.filter(user_id__in=players, starts_at__lte=now, ends_at__gt=now)
+    ends = dict(away.values_list("user_id", "ends_at"))
+    timing = match.clock
+    for seat in seats:
+        if seat.user_id in ends:
+            timing = clock_policy.go_away(timing, seat.number, "", now.timestamp(), ends[seat.user_id].timestamp())
+    return timing
+
+
 def _correspondence_seats(user: Any) -> list[tuple[Match, int]]:
     """``user``'s running correspondence matches, each row locked, with their seat in it."""
     seats = Seat.objects.filter(user=user, is_bot=False, match__status=Match.Status.ACTIVE)

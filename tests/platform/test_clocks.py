@@ -308,3 +308,15 @@ def test_a_game_on_its_own_clock_is_stopped_at_its_correspondence_pace_only(make
         vacations.start(user, 2)
     assert deadline_of(slow) == pytest.approx(slow_due + 2 * DAY)
     assert deadline_of(fast) == fast_due
+
+
+def test_a_match_that_starts_during_a_vacation_waits_for_its_end(make_user: Any, at_march: Any) -> None:
+    users = [make_user() for _ in range(4)]
+    vacations.start(users[2], 3)
+    match = services.do_create_match(users[0], "heist", 4, {}, 86400)
+    for user in users[1:]:
+        services.do_join_match(match.pk, user)
+    services.do_start_match(match.pk, users[0])
+    assert deadline_of(match) == pytest.approx(MARCH + 4 * DAY)  # planning waits on everyone, one of them away
+    at_march[0] = MARCH + 2 * DAY
+    assert tasks.sweep_deadlines() == 0
