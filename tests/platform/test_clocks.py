@@ -15,7 +15,7 @@ from games.models import Match, MatchEvent, Seat, Vacation
 from games.play import clock_policy, services, store, vacations
 from games.play.errors import ServiceError
 
-from .helpers import client_for, count_calls, page_html, started_match, state_of
+from .helpers import client_for, count_calls, page_html, page_viewers, started_match, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,11 +101,13 @@ def test_the_others_see_on_vacation_until_and_the_player_does_not_see_it_of_them
     match, users = started_match(make_user, time_limit=86400)
     vacations.start(users[3], 4)
     name = users[3].profile.name
-    other = page_html(client_for(users[0]), match)
-    assert f"{name} is on vacation until" in other
-    assert "March 6, 2026" in other  # the planned end, written as a date
-    own = page_html(client_for(users[3]), match)
-    assert "is on vacation until" not in own
+    for seat, client in page_viewers(make_user, users):  # every player, and a spectator last
+        html = page_html(client, match)
+        if seat == 3:
+            assert "is on vacation until" not in html
+        else:
+            assert html.count(f"{name} is on vacation until March 6, 2026") == 1, seat  # the planned end
+        assert "credit" not in html and str(4 * 86400) not in html  # only the label: no clock internals
     vacations.end(users[3])
     assert "is on vacation until" not in page_html(client_for(users[0]), match)
 
