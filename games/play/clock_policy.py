@@ -68,6 +68,14 @@ def for_rematch(clock: Mapping[str, Any], seat_count: int) -> dict[str, Any]:
     }
 
 
+def for_seats(clock: dict[str, Any], seat_count: int) -> dict[str, Any]:
+    """``clock`` for a table of ``seat_count`` seats (a rematch starting short drops the others' reserves)."""
+    bank = clock.get("bank")
+    if bank is None or all(int(seat) < seat_count for seat in bank):
+        return clock
+    return {**clock, "bank": {seat: entry for seat, entry in bank.items() if int(seat) < seat_count}}
+
+
 def has_bank(clock: Mapping[str, Any]) -> bool:
     return "bank" in clock
 

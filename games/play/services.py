@@ -157,6 +157,7 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
         match.status = Match.Status.ACTIVE
         match.started_at = timezone.now()
         match.bot_seats = sorted(seat.number for seat in seats if seat.is_bot)
+        match.clock = clock_policy.for_seats(match.clock, match.seat_count)
         match.clock = vacations.clock_at_start(match, seats)  # a player on vacation already: theirs wait
         match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count", "clock"])
     do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
