@@ -99,6 +99,10 @@ class Match(models.Model):
     )
     # Who ended it before the end: its host, cancelling it while it waited for players (else a moderator).
     cancelled_by_host = models.BooleanField(default=False, editable=False)
+    # The platform's side of the clocks (games.play.clock_policy): a time bank's settings and each
+    # seat's reserve, and the time credited to a decision while its player is on vacation. Empty for
+    # a match with neither, which is then timed by its engine's deadlines alone.
+    clock = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -331,3 +335,25 @@ class NotificationClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.key}"
+
+
+class Vacation(models.Model):
+    """A player's absence (issue 56): while it runs, the clocks of their correspondence matches stop
+    for the decisions that wait on them (games.play.vacations). ``ends_at`` is the planned end, moved
+    earlier when the player comes back early; ``days`` is what it takes from the year's allowance
+    (counted in the year it starts)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField(_("starts"))
+    ends_at = models.DateTimeField(_("ends"))
+    days = models.PositiveSmallIntegerField(_("days"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+        ordering = ["user", "-starts_at"]
+        indexes = [models.Index(fields=["ends_at"], name="vacation_ends_at")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.starts_at:%Y-%m-%d} - {self.ends_at:%Y-%m-%d}"

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games.web import push_views, unsubscribe, views
+from games.web import vacations as vacation_views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -13,6 +14,7 @@ urlpatterns = [
     path("push/status/", push_views.status, name="push_status"),
     path("sw.js", push_views.service_worker, name="service_worker"),
     path("notifications/unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="notify_unsubscribe"),
+    path("profile/vacation/", vacation_views.vacation, name="profile_vacation"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),
     path("m/<int:match_id>/", views.match_page, name="match"),

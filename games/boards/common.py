@@ -58,6 +58,8 @@ def _turn(context: Any, key: Any) -> object:
         context.get("deadlines"),
         context.get("live"),
         context.get("names"),
+        context.get("away"),
+        context.get("bank"),
     )
 
 
@@ -136,7 +138,12 @@ def _waiting_line(context: Any) -> str:
 def match_clock(context: Any) -> SafeString:
     """The inside of ``#turn`` while a match is played, the viewer's own line: "It is your turn"
     (with the time left for it) to a player the match waits for; to everyone else whom it waits for
-    and how long is left. Never "Waiting for <you>" to you."""
+    and how long is left. Never "Waiting for <you>" to you. Then, to the others, who is on vacation
+    until when, and on a time bank each player's time left."""
+    return mark_safe(_own_line(context) + _away_lines(context) + _bank_lines(context))
+
+
+def _own_line(context: Any) -> str:
     seat = context.get("seat")
     seats, deadlines = _awaited(context)
     if seat is not None and seat in seats:
@@ -144,10 +151,36 @@ def match_clock(context: Any) -> SafeString:
         text = escape_text(gettext("It is your turn:"))
         since = context.get("waiting_since")
         countdown = _countdown(due, since) if since else _countdown(due)
-        return mark_safe(f'<p class="your-turn" role="status">{text} {countdown}</p>')
+        return f'<p class="your-turn" role="status">{text} {countdown}</p>'
     if seat is not None and context.get("waiting_on_me"):
-        return mark_safe(f'<p class="your-turn" role="status">{escape_text(gettext("It is your turn."))}</p>')
-    return mark_safe(_waiting_line(context))
+        return f'<p class="your-turn" role="status">{escape_text(gettext("It is your turn."))}</p>'
+    return _waiting_line(context)
+
+
+def _away_lines(context: Any) -> str:
+    """ "<name> is on vacation until <date>." for each seat whose player is away, but the viewer's own."""
+    seat, names = context.get("seat"), context.get("names")
+    lines = [
+        escape_text(gettext("%(name)s is on vacation until %(until)s.") % {"name": seat_name(names, n), "until": until})
+        for n, until in context.get("away") or ()
+        if n != seat
+    ]
+    return "".join(f'<p class="away">{line}</p>\n' for line in lines)
+
+
+def _bank_lines(context: Any) -> str:
+    """Each player's time bank: a running countdown for the decision being taken, else the reserve
+    left, written alike (``games.push.presenter.clock_text``)."""
+    rows = context.get("bank")
+    if not rows:
+        return ""
+    names = context.get("names")
+    items = []
+    for n, due, left in rows:
+        shown_left = _countdown(due) if due else f'<span class="bank-left">{escape_text(left)}</span>'
+        items.append(f"<li>{escape_text(seat_name(names, n))}: {shown_left}</li>")
+    heading = escape_text(gettext("Time bank"))
+    return f'<div class="clocks"><h2>{heading}</h2><ul>{"".join(items)}</ul></div>\n'
 
 
 def _standing(row: Mapping[str, Any]) -> str:

@@ -243,6 +243,10 @@ class Rules(Protocol[S]):
     """The game's deadlines run on the match's time limit per decision (the create form's time
     fields, the waiting page's "Time limit per decision"); a game on a clock of its own (its options,
     or real time) declares ``False`` (default: ``True``)."""
+    time_bank: bool
+    """Every deadline waits on one seat and runs ``time_limit`` from the move that opened it, so a
+    time bank may stand in for the fixed time per decision: the platform then submits the time-out
+    when the seat's reserve runs out, the match's time limit being the increment (default: False)."""
     connection_events: bool
     """The platform submits ``disconnected`` / ``reconnected`` for a seat that lost its last socket
     or got one back (default: False)."""
@@ -273,6 +277,12 @@ class Rules(Protocol[S]):
 
     def chat_allowed(self, state: S, seat: int) -> bool:
         """Whether ``seat`` may chat while the game runs (default: always)."""
+        ...
+
+    def correspondence(self, options: Mapping[str, Any]) -> bool:
+        """Whether a match with these options (``time_limit`` among them) is played by
+        correspondence, at days or hours a decision, so that a player's vacation stops its clocks
+        (default: not a live game, and at least a day a decision by the match's time limit)."""
         ...
 
 
@@ -329,6 +339,7 @@ class GenericRules(Generic[S]):
     views_public: bool = False
     live: bool = False
     uses_time_limit: bool = True
+    time_bank: bool = False
     connection_events: bool = False
     quiet_events: frozenset[str] | None = None
     private_event_types: frozenset[str] = frozenset()
@@ -345,3 +356,6 @@ class GenericRules(Generic[S]):
 
     def chat_allowed(self, state: S, seat: int) -> bool:
         return True
+
+    def correspondence(self, options: Mapping[str, Any]) -> bool:
+        return not self.live and self.uses_time_limit and int(options.get("time_limit") or 0) >= 86400

@@ -1,8 +1,8 @@
 """Whether a player is away: the one question every sweep about waiting decisions asks.
 
-Reminders, the low-time alarm and the digest skip a player who is away (``send.notify`` asks this
-for every kind in ``preferences.ABOUT_WAITING``). Vacations answer here when they exist; until then
-nobody is away.
+Reminders, the low-time alarm and the digest skip a player on vacation (games.play.vacations): the
+sweeps leave their seats out of the query (``waiting.waiting_seats``), so no claim is spent while
+they are away, and ``send.notify`` asks again for every kind in ``preferences.ABOUT_WAITING``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from games.play import vacations
+
 
 def is_away(user: Any, now: datetime) -> bool:
     """Whether ``user`` is away at ``now``, so that what waits on them is not e-mailed."""
-    return False
+    return vacations.current(user, now) is not None

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from django.db.models import QuerySet
 
 from games.models import Match, Seat
+from games.play import vacations
 
 
 def due_of(waiting_key: str) -> datetime | None:
@@ -49,7 +50,8 @@ class Waiting:
 
 
 def waiting_seats() -> QuerySet[Seat]:
-    """The seats of active matches that wait on a human player whose account is active."""
+    """The seats of active matches that wait on a human player whose account is active and who is
+    not on vacation (games.play.vacations: nothing about their decisions goes out meanwhile)."""
     return Seat.objects.filter(
         match__status=Match.Status.ACTIVE,
         is_bot=False,
@@ -57,7 +59,7 @@ def waiting_seats() -> QuerySet[Seat]:
         user__isnull=False,
         user__is_active=True,
         waiting_since__isnull=False,
-    )
+    ).exclude(user_id__in=vacations.away_user_ids())
 
 
 def of(seat: Seat) -> Waiting:

@@ -8,6 +8,7 @@ committed change sets going (pushes, timers, automatic moves), through the backg
 message; ``store`` loads a match's engine state (snapshot + events, version-checked cache);
 ``writers`` are the threads that write moves sent over sockets; ``seat_rows`` reads a match's seats
 in one query; ``archive`` turns a match into a JSON document and back; ``clock`` is the server's
-clock; ``bounded_cache`` and ``render_ahead`` are the per-process caches and the renders held until
-a write confirms them; ``latency_trace`` marks a move's stages for the load benchmark.
+clock; ``clock_policy`` moves an engine's due time for a vacation or a time bank, and ``vacations``
+starts and ends a player's absences; ``bounded_cache`` and ``render_ahead`` are the per-process
+caches and the renders held until a write confirms them; ``latency_trace`` marks a move's stages for the load benchmark.
 """

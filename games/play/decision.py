@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines.base import SYSTEM, DecideContext, Event, IllegalAction, InvalidAction, Rules, replay, rng_for
 from games.models import Match
-from games.play import clock, errors
+from games.play import clock, clock_policy, errors
 from games.play.store import load_state, rules_for, snapshot_due, to_datetime
 
 log = logging.getLogger(__name__)
@@ -177,8 +177,6 @@ def state_changes(
             "reason": outcome.reason,
         }
         fields["next_deadline"] = None
-    else:
-        fields["next_deadline"] = to_datetime(min((d.due for d in deadlines), default=None))
     if snapshot_due(old_version, new_version):
         fields["snapshot"] = rules.state_to_json(state)
         fields["snapshot_version"] = new_version
@@ -186,13 +184,21 @@ def state_changes(
         return Changes(fields, {}, False)
     actors = rules.actors(state)
     keys = _waiting_keys(deadlines, actors)
+    dues = [d.due for d in deadlines]
+    if match.clock:  # a time bank or a vacation moves the due times (games.play.clock_policy)
+        old_keys = clock_policy.int_keys(match.waiting)
+        timing = clock_policy.advance(match.clock, old_keys, keys, now)
+        if timing is not match.clock:
+            fields["clock"] = timing
+        dues = clock_policy.effective_dues(timing, deadlines, keys)
+    fields["next_deadline"] = to_datetime(min(dues, default=None))
     plan = rules.bot_plan
     if plan is None:
         bots_due = bool(set(match.bot_seats) & set(keys) & actors)
     else:  # a live game's bot moves when its plan says (an on-time timer wakes it otherwise)
         plans = [plan(state, seat, bot_rng(match, seat, new_version)) for seat in set(match.bot_seats) & actors]
         bots_due = any(p is not None and p[1] <= now for p in plans)
-    automatic = SYSTEM in actors or bots_due or any(d.due <= now for d in deadlines)
+    automatic = SYSTEM in actors or bots_due or any(due <= now for due in dues)
     return Changes(fields, keys, automatic)
 
 

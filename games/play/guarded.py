@@ -37,6 +37,7 @@ WITH m AS (
        SET version = %(new_version)s, revision = revision + 1,
            next_deadline = %(next_deadline)s,
            waiting = %(waiting)s::jsonb,
+           clock = COALESCE(%(clock)s::jsonb, clock),
            status = COALESCE(%(status)s, status),
            finished_at = COALESCE(%(finished_at)s, finished_at),
            outcome = COALESCE(%(outcome)s::jsonb, outcome),
@@ -46,6 +47,7 @@ WITH m AS (
                                ELSE quiet_writes || jsonb_build_array(jsonb_build_array(revision + 1, %(quiet)s::jsonb))
                           END
      WHERE id = %(id)s AND version = %(version)s AND status = 'active'
+       AND clock = %(clock_before)s::jsonb
        AND (%(user)s::integer IS NULL OR EXISTS (
            SELECT 1 FROM {Seat._meta.db_table} AS p JOIN {get_user_model()._meta.db_table} AS u ON u.id = p.user_id
             WHERE p.match_id = %(id)s AND p.number = %(seat)s AND p.user_id = %(user)s AND u.is_active))
@@ -149,6 +151,10 @@ def send(
         "snap": "snapshot" in fields,
         "snapshot": json.dumps(fields.get("snapshot")),
         "quiet": None if quiet is None else json.dumps(list(quiet)),
+        # A vacation begun or ended since this row was cached changes the clock: the guard refuses
+        # then, and the move is decided again on the locked row (games.play.clock_policy).
+        "clock": json.dumps(fields["clock"]) if "clock" in fields else None,
+        "clock_before": json.dumps(match.clock),
         "actor": seat,
         "at": at,
         "events": json.dumps(rows),

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.engines.base import SYSTEM, Rules, reseat_options
 from games.engines.registry import get_rules
 from games.models import ChatMessage, Match, RematchInvite, Seat
-from games.play import clock, guarded, latency_trace, payloads, rematches, write_paths
+from games.play import clock, clock_policy, guarded, latency_trace, payloads, rematches, vacations, write_paths
 from games.play.decision import action_digest, bot_rng, waiting_keys
 from games.play.errors import NotAllowed, ServiceError, StaleVersion, not_running
 from games.play.followups import advance_after_commit, invite_after_commit, publish_after_commit
@@ -32,8 +32,18 @@ log = logging.getLogger(__name__)
 # --- lobby -------------------------------------------------------------------------------------
 
 
-def do_create_match(user: Any, game: str, seat_count: int, options: dict[str, Any], time_limit: int) -> Match:
+def do_create_match(
+    user: Any, game: str, seat_count: int, options: dict[str, Any], time_limit: int, time_bank: str = ""
+) -> Match:
+    """A new match in its lobby, hosted by ``user``. ``time_bank``: one of ``clock_policy.BANKS``
+    for a game that offers one, whose increment then is the time limit per decision."""
     rules = get_rules(game)
+    timing: dict[str, Any] = {}
+    if time_bank:
+        if not rules.time_bank or time_bank not in clock_policy.BANKS:
+            raise ServiceError(_("This game cannot be played with a time bank."))
+        timing = clock_policy.bank_clock(time_bank, seat_count)
+        time_limit = clock_policy.BANKS[time_bank][1]
     if not rules.min_players <= seat_count <= rules.max_players:
         raise ServiceError(
             _("This game needs %(min)s to %(max)s players.") % {"min": rules.min_players, "max": rules.max_players}
@@ -44,7 +54,7 @@ def do_create_match(user: Any, game: str, seat_count: int, options: dict[str, An
         raise ServiceError(_("The time limit can be at most 365 days."))
     with transaction.atomic():
         match = Match.objects.create(
-            game=game, host=user, seat_count=seat_count, options=options, time_limit=time_limit
+            game=game, host=user, seat_count=seat_count, options=options, time_limit=time_limit, clock=timing
         )
         Seat.objects.create(match=match, number=0, user=user)
     return match
@@ -147,7 +157,9 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
         match.status = Match.Status.ACTIVE
         match.started_at = timezone.now()
         match.bot_seats = sorted(seat.number for seat in seats if seat.is_bot)
-        match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count"])
+        match.clock = clock_policy.for_seats(match.clock, match.seat_count)
+        match.clock = vacations.clock_at_start(match, seats)  # a player on vacation already: theirs wait
+        match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count", "clock"])
     do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
     match.refresh_from_db()
     return match
@@ -203,7 +215,12 @@ def do_rematch(match_id: int, user: Any) -> Match:
         place = {seat.number: i for i, seat in enumerate(lobby)}
         options = reseat_options(rules_for(match), match.options or {}, [place[s.number] for s in seats])
         new = Match.objects.create(
-            game=match.game, host=user, seat_count=match.seat_count, options=options, time_limit=match.time_limit
+            game=match.game,
+            host=user,
+            seat_count=match.seat_count,
+            options=options,
+            time_limit=match.time_limit,
+            clock=clock_policy.for_rematch(match.clock, match.seat_count),
         )
         Seat.objects.create(match=new, number=0, user=user)
         invited = []
@@ -377,8 +394,10 @@ def next_automatic_move(match: Match, now: float | None = None) -> tuple[int, di
             action = rules.bot_action(state, seat, bot_rng(match, seat))
             if action is not None:
                 return seat, action
-    for deadline in sorted(rules.deadlines(state), key=lambda d: d.due):
-        if deadline.due <= now:
+    deadlines = rules.deadlines(state)
+    dues = clock_policy.effective_dues(match.clock, deadlines, clock_policy.int_keys(match.waiting))
+    for due, deadline in sorted(zip(dues, deadlines, strict=True), key=lambda pair: pair[0]):
+        if due <= now:
             return SYSTEM, deadline.action
     return None
 

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.urls import get_script_prefix, reverse
+from django.utils import formats
 
 from games import boards
 from games.boards.contract import BoardInputs
 from games.engines.base import SYSTEM, Event, Rules
 from games.models import ChatMessage, Match, MatchEvent, Seat, player_name
-from games.play import rematches, seat_rows
+from games.play import clock, clock_policy, rematches, seat_rows
 from games.play.bounded_cache import BoundedCache
 from games.play.store import kept_events, load_state, rules_for
 from games.push.speaking import current_language, list_separator, ngettext
@@ -413,6 +415,8 @@ def match_context(
             legal=rules.legal_actions(state, seat) if playing and seat is not None else [],
             actors=shared["actors"],
             deadlines=shared["deadlines"],
+            away=shared["away"],
+            bank=shared["bank"],
             log=log_lines(match, seat) if "log" in parts else [],
             chat=chat_lines(match, seat) if "chat" in parts else [],
             can_chat=can_chat(match, rules, state, seat),
@@ -519,13 +523,28 @@ def _every_viewers(match: Match, rules: Rules[Any], state: Any, names: dict[int,
     kept = getattr(match, "_every_viewers", None)
     if kept is not None and kept[0] == key:
         return dict(kept[1])
+    deadlines = rules.deadlines(state) if playing else []
+    keys = clock_policy.int_keys(match.waiting)
+    # The due times the platform keeps (a vacation's credit, a time bank: games.play.clock_policy).
+    dues = clock_policy.effective_dues(match.clock, deadlines, keys)
     shared = {
         "actors": sorted(rules.actors(state)) if playing else [],
-        "deadlines": [{"seats": list(d.seats), "due": d.due, "kind": d.kind} for d in rules.deadlines(state)]
-        if playing
-        else [],
+        "deadlines": [
+            {"seats": list(d.seats), "due": due, "kind": d.kind} for d, due in zip(deadlines, dues, strict=True)
+        ],
         "standings": standings(match, names),
+        "away": (),
+        "bank": (),
     }
+    if match.clock and playing:
+        shared["away"] = tuple(
+            (seat, vacation_until_text(until))
+            for seat, until in sorted(clock_policy.away_until(match.clock, clock.now()).items())
+        )
+        seat_dues = {seat: due for d, due in zip(deadlines, dues, strict=True) if len(d.seats) == 1 for seat in d.seats}
+        shared["bank"] = tuple(
+            (seat, due, clock_text(left)) for seat, due, left in clock_policy.bank_rows(match.clock, seat_dues, keys)
+        )
     match._every_viewers = (key, shared)  # type: ignore[attr-defined]
     return dict(shared)
 
@@ -552,6 +571,22 @@ def duration_text(seconds: int) -> str:
         n = seconds // 60
         return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": n}
     return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+
+
+def clock_text(seconds: float) -> str:
+    """Time left written as the page's countdowns write it (``tick`` in static/js/match.js), so that a
+    reserve at rest reads like the one running: "2d 5h", "1:05:09", "4:07"."""
+    left = max(0, round(seconds))
+    days, hours = left // 86400, left % 86400 // 3600
+    minutes, secs = left % 3600 // 60, left % 60
+    if days > 0:
+        return f"{days}d {hours}h"
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours > 0 else f"{minutes}:{secs:02d}"
+
+
+def vacation_until_text(until: float) -> str:
+    """The end of a player's vacation (epoch seconds) as the page's language writes a date and time (UTC)."""
+    return formats.date_format(datetime.fromtimestamp(until, tz=UTC), "DATETIME_FORMAT")
 
 
 def option_rows(match: Match, rules: Rules[Any]) -> list[dict[str, str]]:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import available, get_rules
 from games.models import Profile
+from games.play import clock_policy
 
 DEFAULT_TIME_LIMIT = 60  # seconds: the column's default, for a game on its own clock
 MAX_TIME_LIMIT = 365 * 86400  # seconds; also far below the column's limit (2**31)
@@ -41,6 +42,15 @@ class CreateMatchForm(forms.Form):
         label=_("Time limit per decision"), min_value=1, max_value=100000, initial=60, required=False
     )
     time_unit = forms.ChoiceField(label=_("Unit"), choices=TIME_UNITS, initial="seconds", required=False)
+    # A correspondence clock for the games that can have one (``time_bank``): it replaces the time above.
+    time_bank = forms.ChoiceField(
+        label=_("Clock"),
+        choices=[("", clock_policy.FIXED_LABEL), *((k, _(v)) for k, v in clock_policy.BANK_LABELS.items())],
+        required=False,
+        help_text=_(
+            "A time bank: each player's decisions draw on their own reserve, which grows by a set time a decision."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -49,6 +59,8 @@ class CreateMatchForm(forms.Form):
         timed = " ".join(slug for slug in available() if get_rules(slug).uses_time_limit)
         for name in ("time_amount", "time_unit"):  # the page shows them for these games only
             self.fields[name].widget.attrs["data-games"] = timed
+        banked = " ".join(slug for slug in available() if get_rules(slug).time_bank)
+        self.fields["time_bank"].widget.attrs["data-games"] = banked
         for slug in available():
             for option in site_options(slug):
                 name = f"{slug}__{option.name}"
@@ -106,7 +118,16 @@ class CreateMatchForm(forms.Form):
                     % {"game": _(rules.name), "min": rules.min_players, "max": rules.max_players},
                 )
         amount, unit = data.get("time_amount"), data.get("time_unit")
-        if slug and not get_rules(slug).uses_time_limit:
+        bank = data.get("time_bank") or ""
+        if bank and slug and not get_rules(slug).time_bank:
+            self.add_error("time_bank", _("This game cannot be played with a time bank."))
+        elif bank and slug:
+            # The bank's increment is the time limit per decision: the time fields are not read.
+            data["time_limit"] = clock_policy.BANKS[bank][1]
+            for name in ("time_amount", "time_unit"):
+                self.errors.pop(name, None)
+            amount = unit = None
+        elif slug and not get_rules(slug).uses_time_limit:
             # The game keeps its own clock: the match's time limit is the column's default, unused.
             data["time_limit"] = DEFAULT_TIME_LIMIT
             for name in ("time_amount", "time_unit"):

@@ -27,6 +27,7 @@ from games.push.presenter import ALL_PARTS, match_context, viewer_for
 from games.push.pushes import board_with_error, rendered_board
 from games.push.speaking import speaking
 from games.web import guides, ratelimit
+from games.web import vacations as vacation_views
 from games.web.forms import CreateMatchForm, ProfileForm
 
 MATCH_TEMPLATE = "games/match.html"
@@ -96,6 +97,7 @@ def match_create(request: HtmxHttpRequest) -> HttpResponse:
                 form.cleaned_data["seats"],
                 form.engine_options(),
                 form.cleaned_data["time_limit"],
+                form.cleaned_data.get("time_bank") or "",
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
@@ -365,7 +367,8 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
         return response
     # The browser-notification switch, shown only when the site can send them (games.notify.webpush).
     webpush_key = settings.VAPID_PUBLIC_KEY if webpush.enabled() else ""
-    return render(request, "games/profile.html", {"form": form, "webpush_key": webpush_key})
+    context = {"form": form, "webpush_key": webpush_key, **vacation_views.panel_context(request.user)}
+    return render(request, "games/profile.html", context)
 
 
 def _game_names() -> list[tuple[str, str]]:

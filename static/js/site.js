@@ -47,6 +47,13 @@
       var field = input.closest(".field");
       if (field) field.hidden = input.dataset.games.split(" ").indexOf(game.value) < 0;
     });
+    // A time bank chosen: its increment is the time per decision, so the time fields are not asked.
+    var bank = document.getElementById("id_time_bank");
+    var banked = bank && bank.value && !bank.closest(".field").hidden;
+    ["id_time_amount", "id_time_unit"].forEach(function (id) {
+      var input = document.getElementById(id);
+      if (banked && input && input.closest(".field")) input.closest(".field").hidden = true;
+    });
     document.querySelectorAll("[data-guide]").forEach(function (link) {
       link.hidden = link.dataset.guide !== game.value;
     });
@@ -74,6 +81,7 @@
   }
   document.addEventListener("change", function (event) {
     if (event.target.id === "id_game") showGameOptions(true);
+    if (event.target.id === "id_time_bank") showGameOptions();
   });
   document.addEventListener("input", function (event) {
     if (event.target.id === "id_seats") showGameOptions();

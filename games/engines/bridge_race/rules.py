@@ -114,6 +114,7 @@ class BridgeRaceRules(GenericRules[Game]):
     # a seat's view holds nothing hidden from the others (only its own options differ from a
     # spectator's), so its pushes may be compressed.
     views_public = True
+    time_bank = True  # one seat decides at a time, each decision timed from its opening move
     # Set on RULES below (built from the catalogs once).
     terms: Mapping[str, str]
     options: tuple[Option, ...] = (

@@ -596,6 +596,10 @@ class DirtyMoneyRules(GenericRules[State]):
     terms: Mapping[str, str] = TERMS
     uses_time_limit = False  # its own clock: the options' times, or real time
 
+    def correspondence(self, options: Mapping[str, Any]) -> bool:
+        """10.3: the correspondence pace gives hours a decision."""
+        return options.get("pace") == "correspondence"
+
     # -- setup ---------------------------------------------------------------------------------------------
 
     def initial(self, players: int, options: Mapping[str, Any]) -> State:
