@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import views
+from games.web import leaderboard, players, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -8,6 +8,10 @@ urlpatterns = [
     path("how-to-play/<slug:slug>/", views.how_to_play, name="how_to_play"),
     path("how-to-play/police_alarm/driving-school/", views.driving_school, name="driving_school"),
     path("profile/", views.profile, name="profile"),
+    path("u/<str:username>/", players.player_page, name="player"),
+    path("matches/", players.my_matches, name="my_matches"),
+    path("leaderboard/", leaderboard.leaderboard, name="leaderboard_index"),
+    path("leaderboard/<slug:game>/", leaderboard.leaderboard, name="leaderboard"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),
     path("m/<int:match_id>/", views.match_page, name="match"),
