@@ -12,11 +12,11 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Match, MatchEvent, Rating, RatingChange
-from games.play import services
+from games.play import guarded, services, write_paths
 from games.ratings import scale
 from games.ratings.record import rate_finished
 
-from .helpers import random_move, started_match
+from .helpers import count_calls, random_move, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -165,3 +165,19 @@ def test_a_move_that_does_not_finish_the_match_reads_no_rating(make_user: Any) -
         assert not [q for q in queries.captured_queries if "rating" in q["sql"].lower()]
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
+
+
+def test_a_finishing_move_is_written_by_the_row_lock_with_its_ratings(make_user: Any, monkeypatch: Any) -> None:
+    """On PostgreSQL the guarded statement hands a finishing move to the locking path (its ratings
+    are written in its transaction); any other move stays one statement."""
+    match, _users = started_match(make_user, "police_alarm", players=3)
+    services.do_resign(match.pk, 0)  # not the end: written as any move (and the cache is warm)
+    assert not RatingChange.objects.exists()
+    locked = count_calls(monkeypatch, write_paths, "write_locked")
+    sent = count_calls(monkeypatch, guarded, "send")
+    services.do_resign(match.pk, 1)  # the end
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert len(locked) == 1
+    assert not sent  # the statement was never sent: the decision said the move finishes the match
+    assert RatingChange.objects.filter(match=match).count() == 3
