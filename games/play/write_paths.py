@@ -10,9 +10,9 @@ state it decides on come from and how the write is kept safe:
   through the ORM in that transaction.
 
 Both keep the unique ``(match, seq)`` of the events and the idempotency receipt's unique key, and
-leave the process's cache at the version they wrote. A move that finishes its match is written by
-the row lock only (:class:`Finishing`): the players' ratings change in its transaction
-(:mod:`games.ratings.record`).
+leave the process's cache at the version they wrote. A move that finishes a match of people is
+written by the row lock only (:class:`Finishing`): the players' ratings change in its transaction
+(:mod:`games.ratings.record`). A bot's match is never rated, so its last move stays one statement.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from games.ratings.record import rate_finished
 
 
 class Finishing(Exception):
-    """The move finishes its match: the locking path writes it, with the ratings it changes."""
+    """The move finishes a match with no bot: the locking path writes it, with the ratings it changes."""
 
 
 @dataclass
@@ -89,8 +89,8 @@ def write_guarded(
             raise errors.refusal(exc) from exc
         return None
     rules, events, new_state, changes = decision.rules, decision.events, decision.new_state, decision.changes
-    if changes.fields.get("status") == Match.Status.FINISHED:
-        raise Finishing
+    if changes.fields.get("status") == Match.Status.FINISHED and not match.bot_seats:
+        raise Finishing  # a bot's match is not rated (and a running match never loses its bots)
     new_version, by_seq, actor = decision.new_version, decision.by_seq, decision.actor
     pending = guarded.send(
         match,
