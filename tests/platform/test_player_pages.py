@@ -54,7 +54,8 @@ def test_a_players_page_shows_no_unfinished_match_and_refuses_strangers(make_use
     match, users = started_match(make_user, "police_alarm", players=2)
     page = client_for(users[1]).get(reverse("player", args=[users[0].username]))
     assert page.status_code == 200
-    assert f"#{match.pk}" not in page.content.decode()
+    assert f"#{match.pk}" not in page.content.decode()  # a match still being played is nobody else's business
+    assert users[0].email not in page.content.decode()
     assert client_for(users[1]).get(reverse("player", args=["nobody-of-that-name"])).status_code == 404
     users[0].is_active = False
     users[0].save()
@@ -141,3 +142,14 @@ def test_the_pages_speak_traditional_chinese(make_user: Any) -> None:
         assert 'lang="zh-hant"' in html.lower() or 'lang="zh-Hant"' in html
         for english in ("Recent matches", "My matches", "Leaderboard:", "provisional", "Rated matches", "Played"):
             assert english not in text_of(html), (url, english)
+
+
+def test_the_waiting_room_links_each_seated_player_to_their_page(make_user: Any) -> None:
+    host, guest = make_user("hana"), make_user("ivo")
+    match = services.do_create_match(host, "heist", 4, {}, 60)
+    services.do_join_match(match.pk, guest)
+    services.do_add_bot(match.pk, host)
+    html = client_for(guest).get(reverse("match", args=[match.pk])).content.decode()
+    panel = html.split('class="lobby-panel', 1)[1]
+    assert 'href="/u/hana/"' in panel and 'href="/u/ivo/"' in panel
+    assert panel.count('href="/u/') == 2  # a bot has no page
