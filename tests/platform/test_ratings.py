@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Match, MatchEvent, Rating, RatingChange
 from games.play import guarded, services, write_paths
+from games.play.archive import export_match, import_match
 from games.ratings import scale
 from games.ratings.record import rate_finished
 
@@ -181,3 +182,15 @@ def test_a_finishing_move_is_written_by_the_row_lock_with_its_ratings(make_user:
     assert len(locked) == 1
     assert not sent  # the statement was never sent: the decision said the move finishes the match
     assert RatingChange.objects.filter(match=match).count() == 3
+
+
+def test_a_loaded_finished_match_is_rated_as_one_played_here(make_user: Any) -> None:
+    played = finished_by_resigning(make_user, players=2, resigning=(1,))
+    players = [make_user(), make_user()]
+    loaded = import_match(export_match(played), players)
+    assert loaded.status == Match.Status.FINISHED
+    assert sorted(RatingChange.objects.filter(match=loaded).values_list("user_id", flat=True)) == sorted(
+        u.pk for u in players
+    )
+    assert not import_match(export_match(played), [make_user(), None]).rating_changes.exists()  # a bot's
+    call_command("recompute_ratings", "--check")
