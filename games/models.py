@@ -357,3 +357,56 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.starts_at:%Y-%m-%d} - {self.ends_at:%Y-%m-%d}"
+
+
+class Rating(models.Model):
+    """A player's rating in one game: openskill's Plackett–Luce ``mu`` and ``sigma`` (games.ratings).
+
+    ``ordinal`` (``mu - 3 sigma``, the rating a player is ranked by) is kept beside them so that a
+    leaderboard is one indexed query; ``matches`` counts the rated matches, few of them mark the
+    rating provisional.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(_("game"), max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_game")]
+        indexes = [models.Index(fields=["game", "-ordinal"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game}: {self.ordinal:.2f}"
+
+
+class RatingChange(models.Model):
+    """What a rated match did to one player's rating, written with the move that finished it.
+
+    The unique ``(match, user)`` makes a match count once, whatever races to finish it.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    seat = models.PositiveSmallIntegerField()
+    game = models.CharField(max_length=32)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="one_rating_change_per_player"),
+            models.UniqueConstraint(fields=["match", "seat"], name="one_rating_change_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}"

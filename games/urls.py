@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import push_views, unsubscribe, views
+from games.web import leaderboard, players, push_views, unsubscribe, views
 from games.web import vacations as vacation_views
 
 urlpatterns = [
@@ -15,6 +15,10 @@ urlpatterns = [
     path("sw.js", push_views.service_worker, name="service_worker"),
     path("notifications/unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="notify_unsubscribe"),
     path("profile/vacation/", vacation_views.vacation, name="profile_vacation"),
+    path("u/<str:username>/", players.player_page, name="player"),
+    path("matches/", players.my_matches, name="my_matches"),
+    path("leaderboard/", leaderboard.leaderboard, name="leaderboard_index"),
+    path("leaderboard/<slug:game>/", leaderboard.leaderboard, name="leaderboard"),
     path("matches/new/", views.match_create, name="match_create"),
     path("invite/<str:code>/", views.match_invite, name="match_invite"),
     path("m/<int:match_id>/", views.match_page, name="match"),

@@ -187,5 +187,12 @@ def _standing(row: Mapping[str, Any]) -> str:
     winner = row.get("winner")
     opening = '<li class="winner">' if winner else "<li>"
     star = ", ★ " + escape_text(gettext("winner")) if winner else ""
-    place = f"{shown(row.get('rank', ''))}. {shown(row.get('name', ''))} — {shown(row.get('score_text', ''))}"
-    return f"{opening}{place}{star}</li>"
+    name = shown(row.get("name", ""))
+    if row.get("url"):
+        name = f'<a href="{shown(row["url"])}">{name}</a>'
+    place = f"{shown(row.get('rank', ''))}. {name} — {shown(row.get('score_text', ''))}"
+    change = ""
+    if row.get("rating_change"):
+        worded = gettext("rating %(change)s") % {"change": row["rating_change"]}
+        change = f' <span class="rating-change">({escape_text(worded)})</span>'
+    return f"{opening}{place}{star}{change}</li>"

@@ -290,16 +290,20 @@ def do_submit_action(
     process's cache, written in one statement; if the cache was behind (another process wrote), it
     catches up and decides once more. The locking path answers what the guarded statement did not:
     every move on SQLite; on PostgreSQL a match no longer running, a seat no longer the user's, or a
-    write that lost the race to another one again after the catch-up (the one case of a third decision).
+    write that lost the race to another one again after the catch-up (the one case of a third decision),
+    and a move that finishes the match (its ratings are written in its transaction).
     """
     digest = action_digest(payload)
     move = (match_id, seat, payload, expected_version, idempotency_key, now, user_id)
     try:
         if guarded.enabled():
-            written = write_paths.write_guarded(*move)
-            if written is None and write_paths.refresh_cache(match_id):
-                # Another process wrote since this one cached the match: decide again on the news.
+            try:
                 written = write_paths.write_guarded(*move)
+                if written is None and write_paths.refresh_cache(match_id):
+                    # Another process wrote since this one cached the match: decide again on the news.
+                    written = write_paths.write_guarded(*move)
+            except write_paths.Finishing:
+                written = None  # a finishing move changes ratings: the row lock writes it
             if written is not None:
                 return written
         return write_paths.write_locked(*move)

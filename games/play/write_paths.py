@@ -10,7 +10,9 @@ state it decides on come from and how the write is kept safe:
   through the ORM in that transaction.
 
 Both keep the unique ``(match, seq)`` of the events and the idempotency receipt's unique key, and
-leave the process's cache at the version they wrote.
+leave the process's cache at the version they wrote. A move that finishes a match of people is
+written by the row lock only (:class:`Finishing`): the players' ratings change in its transaction
+(:mod:`games.ratings.record`). A bot's match is never rated, so its last move stays one statement.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ from games.play.store import (
     snapshot_state,
 )
 from games.push import presenter, pushes
+from games.ratings.record import rate_finished
+
+
+class Finishing(Exception):
+    """The move finishes a match with no bot: the locking path writes it, with the ratings it changes."""
 
 
 @dataclass
@@ -92,6 +99,8 @@ def write_guarded(
             raise errors.refusal(exc) from exc
         return None
     rules, events, new_state, changes = decision.rules, decision.events, decision.new_state, decision.changes
+    if changes.fields.get("status") == Match.Status.FINISHED and not match.bot_seats:
+        raise Finishing  # a bot's match is not rated (and a running match never loses its bots)
     new_version, by_seq, actor = decision.new_version, decision.by_seq, decision.actor
     pending = guarded.send(
         match,
@@ -243,6 +252,7 @@ def write_locked(
             raise errors.refusal(exc) from exc
         by_seq = decision.by_seq
         _append_events(match, seat, decision.events)
+        _rate_if_finished(match, decision.changes)
         automatic = save_changes(match, decision.changes)
         if idempotency_key:
             ActionReceipt.objects.create(
@@ -255,6 +265,16 @@ def write_locked(
     if automatic:
         followups.advance_after_commit(match.pk, match.version)
     return _result(match, decision.events)
+
+
+def _rate_if_finished(match: Match, changes: Changes) -> None:
+    """The players' ratings, if the move finishes a rated match; its ``finished_at`` taken once
+    their ratings are held, so that matches finish in the order they were rated in
+    (:mod:`games.ratings.rated`). Nothing, and no query, for any other move."""
+    if changes.fields.get("status") != Match.Status.FINISHED:
+        return
+    rate_finished(match, changes.fields["outcome"])
+    changes.fields["finished_at"] = clock.now_datetime()
 
 
 def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
@@ -296,8 +316,11 @@ def save_changes(match: Match, changes: Changes) -> bool:
 
 
 def save_state(match: Match, rules: Rules[Any], state: Any, old_version: int, now: float) -> bool:
-    """Save what ``state`` (at ``match.version``, after ``old_version``) changes in the row and seats."""
-    return save_changes(match, state_changes(match, rules, state, old_version, match.version, now))
+    """Save what ``state`` (at ``match.version``, after ``old_version``) changes in the row and seats
+    (and the ratings, if it finishes the match: a loaded archive's finished match counts as any)."""
+    changes = state_changes(match, rules, state, old_version, match.version, now)
+    _rate_if_finished(match, changes)
+    return save_changes(match, changes)
 
 
 def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> None:

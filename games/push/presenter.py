@@ -25,6 +25,7 @@ from games.play.bounded_cache import BoundedCache
 from games.play.store import kept_events, load_state, rules_for
 from games.push.speaking import current_language, list_separator, ngettext
 from games.push.speaking import gettext as _
+from games.ratings import changes as ratings_shown
 
 LOG_LINES = 60
 CHAT_LINES = 80
@@ -555,6 +556,11 @@ def match_url(name: str, match_id: int) -> str:
 
 
 @lru_cache(maxsize=4096)
+def _player_url(prefix: str, username: str) -> str:
+    return reverse("player", args=[username])
+
+
+@lru_cache(maxsize=4096)
 def _match_url(prefix: str, name: str, match_id: int) -> str:
     return reverse(name, args=[match_id])
 
@@ -648,9 +654,16 @@ def score_text(game: str, score: int) -> str:
 
 
 def standings(match: Match, names: dict[int, str]) -> list[dict[str, Any]] | None:
+    """The final standings, each row with the player's page and the change of their rating."""
     if not match.outcome:
         return None
     outcome = match.outcome
+    changes = ratings_shown.of_match(match)
+    pages = {
+        s.number: _player_url(get_script_prefix(), s.user.get_username())
+        for s in _seats(match)
+        if s.user is not None and not s.is_bot
+    }
     rows = [
         {
             "seat": seat,
@@ -659,6 +672,8 @@ def standings(match: Match, names: dict[int, str]) -> list[dict[str, Any]] | Non
             "score_text": score_text(match.game, outcome["scores"][seat]),
             "rank": outcome["ranks"][seat],
             "winner": seat in outcome["winners"],
+            "rating_change": changes.get(seat),
+            "url": pages.get(seat),
         }
         for seat in range(len(outcome["scores"]))
     ]

@@ -4,7 +4,7 @@ import json
 from typing import Any, cast
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import available, get_rules
@@ -211,3 +211,26 @@ class ProfileForm(forms.ModelForm):
 
     def notification_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.NOTIFICATION_FIELDS]
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    return [(slug, gettext(get_rules(slug).name)) for slug in available()]
+
+
+class MatchFilterForm(forms.Form):
+    """The filters of "My matches" (read from the query string; a field it cannot read is ignored
+    and said so)."""
+
+    STATES = [
+        ("", pgettext_lazy("player records", "All")),
+        ("playing", _("Waiting or in progress")),
+        ("finished", _("Finished")),
+    ]
+
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    state = forms.ChoiceField(label=pgettext_lazy("player records", "Matches"), required=False, choices=STATES)
+    my_turn = forms.BooleanField(label=_("Only where it is my turn"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["game"]).choices = [("", gettext("All games")), *_game_choices()]

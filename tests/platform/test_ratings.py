@@ -1,0 +1,196 @@
+"""Ratings: written with the move that finishes a rated match, once, and equal to a recomputation."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Match, MatchEvent, Rating, RatingChange
+from games.play import guarded, services, write_paths
+from games.play.archive import export_match, import_match
+from games.ratings import scale
+from games.ratings.record import rate_finished
+
+from .helpers import count_calls, random_move, started_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def finished_by_resigning(make_user: Any, players: int = 2, resigning: tuple[int, ...] = (0,)) -> Match:
+    match, _users = started_match(make_user, "police_alarm", players=players)
+    for seat in resigning:
+        services.do_resign(match.pk, seat)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+def skills() -> dict[tuple[int, str], tuple[float, float, int]]:
+    return {(r.user_id, r.game): (r.mu, r.sigma, r.matches) for r in Rating.objects.all()}
+
+
+def test_a_finished_match_of_people_changes_every_players_rating_once(make_user: Any) -> None:
+    match = finished_by_resigning(make_user, players=3, resigning=(0, 1))
+    changes = {c.seat: c for c in RatingChange.objects.filter(match=match)}
+    assert sorted(changes) == [0, 1, 2]
+    assert match.outcome is not None
+    ranks = match.outcome["ranks"]
+    expected = scale.rate([scale.initial()] * 3, ranks)
+    for seat, change in changes.items():
+        assert (change.mu_before, change.sigma_before) == scale.initial()
+        assert (change.mu_after, change.sigma_after) == expected[seat]
+        rating = Rating.objects.get(user_id=change.user_id, game="police_alarm")
+        assert (rating.mu, rating.sigma, rating.matches) == (*expected[seat], 1)
+        assert rating.ordinal == scale.ordinal(expected[seat])
+    assert all(c.sigma_after < c.sigma_before for c in changes.values())  # every result teaches something
+
+
+def test_ranks_order_the_changes_and_a_second_match_starts_from_the_first(make_user: Any) -> None:
+    first = finished_by_resigning(make_user, players=2, resigning=(0,))
+    assert first.outcome is not None
+    winner = first.outcome["ranks"].index(min(first.outcome["ranks"]))
+    change = {c.seat: c for c in RatingChange.objects.filter(match=first)}
+    if len(set(first.outcome["ranks"])) == 2:
+        assert scale.shown_change(*_skills(change[winner])) > 0 > scale.shown_change(*_skills(change[1 - winner]))
+    # The same two play again: the second match's "before" is the first one's "after".
+    users = {c.seat: c.user for c in change.values()}
+    second = services.do_create_match(users[0], "police_alarm", 2, {}, 60)
+    services.do_join_match(second.pk, users[1])
+    services.do_start_match(second.pk, users[0])
+    services.do_resign(second.pk, 0)
+    for c in RatingChange.objects.filter(match=second):
+        previous = RatingChange.objects.get(match=first, user=c.user)
+        assert (c.mu_before, c.sigma_before) == (previous.mu_after, previous.sigma_after)
+        assert Rating.objects.get(user=c.user, game="police_alarm").matches == 2
+
+
+def _skills(change: RatingChange) -> tuple[scale.Skill, scale.Skill]:
+    return (change.mu_before, change.sigma_before), (change.mu_after, change.sigma_after)
+
+
+def test_a_recomputation_from_scratch_equals_the_stored_ratings(make_user: Any) -> None:
+    for players, resigning in ((2, (0,)), (3, (0, 1)), (2, (1,)), (3, (2, 0))):
+        finished_by_resigning(make_user, players, resigning)
+    stored = skills()
+    changes = sorted(RatingChange.objects.values_list("match_id", "user_id", "mu_after", "sigma_after"))
+    assert len(stored) == 10
+    call_command("recompute_ratings", "--check")  # raises CommandError on any difference
+    call_command("recompute_ratings")
+    assert skills() == stored
+    assert sorted(RatingChange.objects.values_list("match_id", "user_id", "mu_after", "sigma_after")) == changes
+
+
+def test_the_check_names_a_stored_rating_that_differs(make_user: Any) -> None:
+    finished_by_resigning(make_user)
+    Rating.objects.filter(pk=Rating.objects.first().pk).update(mu=30.0)  # type: ignore[union-attr]
+    with pytest.raises(CommandError, match="1 differences"):
+        call_command("recompute_ratings", "--check")
+    call_command("recompute_ratings")
+    call_command("recompute_ratings", "--check")
+
+
+def test_a_match_with_a_bot_or_aborted_changes_no_rating(make_user: Any) -> None:
+    host = make_user()
+    with_bot = services.do_create_match(host, "police_alarm", 2, {}, 60)
+    services.do_add_bot(with_bot.pk, host)
+    services.do_start_match(with_bot.pk, host)
+    human = with_bot.seats.get(is_bot=False).number
+    services.do_resign(with_bot.pk, human)
+    with_bot.refresh_from_db()
+    assert with_bot.status == Match.Status.FINISHED
+
+    aborted, _users = started_match(make_user, "police_alarm", players=2)
+    services.do_abort_match(aborted.pk)
+
+    replaced, _users = started_match(make_user, "police_alarm", players=3)
+    services.do_replace_with_bot(replaced.pk, 2)
+    services.do_resign(replaced.pk, 0)
+    services.do_resign(replaced.pk, 1)
+    replaced.refresh_from_db()
+    assert replaced.status == Match.Status.FINISHED
+
+    assert not RatingChange.objects.exists()
+    assert not Rating.objects.exists()
+    call_command("recompute_ratings", "--check")  # and a recomputation agrees: none
+
+
+def test_two_finishing_moves_at_once_make_one_event_and_one_rating_update(make_user: Any) -> None:
+    match, _users = started_match(make_user, "police_alarm", players=2)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def resign(seat: int) -> None:
+        barrier.wait()
+        try:
+            services.do_resign(match.pk, seat)
+            outcomes.append("written")
+        except services.ServiceError:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=resign, args=(seat,)) for seat in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes) == ["refused", "written"]
+    assert MatchEvent.objects.filter(match=match, type="resigned").count() == 1
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert sorted(r.matches for r in Rating.objects.all()) == [1, 1]
+
+
+def test_the_same_match_is_refused_a_second_rating_by_the_database(make_user: Any) -> None:
+    match = finished_by_resigning(make_user)
+    before = skills()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rate_finished(match, match.outcome or {})
+    assert skills() == before
+    assert RatingChange.objects.filter(match=match).count() == 2
+
+
+def test_a_move_that_does_not_finish_the_match_reads_no_rating(make_user: Any) -> None:
+    match, _users = started_match(make_user, "heist", players=3)
+    import random
+
+    rng = random.Random(4)
+    for _ in range(6):
+        with CaptureQueriesContext(connection) as queries:
+            random_move(match.pk, rng)
+        assert not [q for q in queries.captured_queries if "rating" in q["sql"].lower()]
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+
+def test_a_finishing_move_is_written_by_the_row_lock_with_its_ratings(make_user: Any, monkeypatch: Any) -> None:
+    """On PostgreSQL the guarded statement hands a finishing move to the locking path (its ratings
+    are written in its transaction); any other move stays one statement."""
+    match, _users = started_match(make_user, "police_alarm", players=3)
+    services.do_resign(match.pk, 0)  # not the end: written as any move (and the cache is warm)
+    assert not RatingChange.objects.exists()
+    locked = count_calls(monkeypatch, write_paths, "write_locked")
+    sent = count_calls(monkeypatch, guarded, "send")
+    services.do_resign(match.pk, 1)  # the end
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert len(locked) == 1
+    assert not sent  # the statement was never sent: the decision said the move finishes the match
+    assert RatingChange.objects.filter(match=match).count() == 3
+
+
+def test_a_loaded_finished_match_is_rated_as_one_played_here(make_user: Any) -> None:
+    played = finished_by_resigning(make_user, players=2, resigning=(1,))
+    players = [make_user(), make_user()]
+    loaded = import_match(export_match(played), players)
+    assert loaded.status == Match.Status.FINISHED
+    assert sorted(RatingChange.objects.filter(match=loaded).values_list("user_id", flat=True)) == sorted(
+        u.pk for u in players
+    )
+    assert not import_match(export_match(played), [make_user(), None]).rating_changes.exists()  # a bot's
+    call_command("recompute_ratings", "--check")
