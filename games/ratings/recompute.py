@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games.models import Match, Rating, RatingChange, Seat
 from games.ratings import scale
-from games.ratings.rated import SeatRow, ranks_of, rated_players
+from games.ratings.rated import SeatRow, ranks_of, rated_players, resigned_seats
 
 Key = tuple[int, str]  # (user id, game)
 
@@ -33,10 +33,10 @@ def recompute() -> Recomputed:
     """The ratings as the finished matches give them, computed in memory."""
     finished = Match.objects.filter(status=Match.Status.FINISHED)
     seats: dict[int, list[SeatRow]] = defaultdict(list)
-    for match_id, number, user_id, is_bot in Seat.objects.filter(match__in=finished).values_list(
-        "match_id", "number", "user_id", "is_bot"
+    for match_id, number, user_id, is_bot, resigned in Seat.objects.filter(match__in=finished).values_list(
+        "match_id", "number", "user_id", "is_bot", "resigned"
     ):
-        seats[match_id].append((number, user_id, is_bot))
+        seats[match_id].append((number, user_id, is_bot, resigned))
     out = Recomputed()
     rows = finished.order_by("finished_at", "pk").values_list("pk", "game", "seat_count", "bot_seats", "outcome")
     for match_id, game, seat_count, bot_seats, outcome in rows.iterator():
@@ -44,7 +44,7 @@ def recompute() -> Recomputed:
         if players is None or outcome is None:
             continue
         before = [out.ratings.get((user, game), (scale.initial(), 0))[0] for _seat, user in players]
-        after = scale.rate(before, ranks_of(outcome, players))
+        after = scale.rate(before, ranks_of(outcome, players, resigned_seats(seats.get(match_id, []))))
         for (seat, user), old, new in zip(players, before, after, strict=True):
             out.ratings[(user, game)] = (new, out.ratings.get((user, game), (new, 0))[1] + 1)
             out.changes[(match_id, user)] = (game, seat, old, new)

@@ -16,14 +16,14 @@ from django.utils import timezone
 
 from games.models import Match, Rating, RatingChange, Seat
 from games.ratings import scale
-from games.ratings.rated import ranks_of, rated_players
+from games.ratings.rated import ranks_of, rated_players, resigned_seats
 
 
 def rate_finished(match: Match, outcome: dict[str, Any]) -> list[RatingChange]:
     """Rate ``match`` (finishing now with ``outcome``) if it is rated; its changes, else ``[]``."""
     if match.bot_seats:
         return []  # no query for a bot's match
-    seats = Seat.objects.filter(match_id=match.pk).values_list("number", "user_id", "is_bot")
+    seats = list(Seat.objects.filter(match_id=match.pk).values_list("number", "user_id", "is_bot", "resigned"))
     players = rated_players(match.seat_count, match.bot_seats, seats, outcome)
     if players is None:
         return []
@@ -35,7 +35,7 @@ def rate_finished(match: Match, outcome: dict[str, Any]) -> list[RatingChange]:
     held = Rating.objects.select_for_update().filter(game=match.game, user_id__in=user_ids).order_by("user_id")
     ratings = {rating.user_id: rating for rating in held}
     before = [(ratings[user].mu, ratings[user].sigma) for _seat, user in players]
-    after = scale.rate(before, ranks_of(outcome, players))
+    after = scale.rate(before, ranks_of(outcome, players, resigned_seats(seats)))
     changes = [
         RatingChange(
             match_id=match.pk,

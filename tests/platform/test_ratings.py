@@ -40,8 +40,13 @@ def test_a_finished_match_of_people_changes_every_players_rating_once(make_user:
     changes = {c.seat: c for c in RatingChange.objects.filter(match=match)}
     assert sorted(changes) == [0, 1, 2]
     assert match.outcome is not None
-    ranks = match.outcome["ranks"]
+    from games.ratings.rated import ranks_of
+
+    # The two who resigned rank after the one who stayed, whatever the points say.
+    ranks = ranks_of(match.outcome, [(seat, 0) for seat in range(3)], resigned=(0, 1))
+    assert ranks[2] == 1 and min(ranks[0], ranks[1]) == 2
     expected = scale.rate([scale.initial()] * 3, ranks)
+    assert scale.shown_change(scale.initial(), expected[2]) > 0 > scale.shown_change(scale.initial(), expected[0])
     for seat, change in changes.items():
         assert (change.mu_before, change.sigma_before) == scale.initial()
         assert (change.mu_after, change.sigma_after) == expected[seat]
@@ -194,3 +199,14 @@ def test_a_loaded_finished_match_is_rated_as_one_played_here(make_user: Any) -> 
     )
     assert not import_match(export_match(played), [make_user(), None]).rating_changes.exists()  # a bot's
     call_command("recompute_ratings", "--check")
+
+
+def test_a_player_who_resigned_ranks_below_every_player_who_did_not() -> None:
+    """police_alarm ranks by points alone, so a resignation can leave a tie (or the leaver ahead):
+    the rating never rewards leaving."""
+    from games.ratings.rated import ranks_of
+
+    players = [(0, 10), (1, 11), (2, 12)]
+    assert ranks_of({"ranks": [1, 1, 3]}, players) == [1, 1, 2]
+    assert ranks_of({"ranks": [1, 1, 3]}, players, resigned=[0]) == [3, 1, 2]
+    assert ranks_of({"ranks": [1, 2, 2]}, players, resigned=[0, 1]) == [2, 3, 1]
