@@ -274,6 +274,12 @@ class Rules(Protocol[S]):
         """Whether ``seat`` may chat while the game runs (default: always)."""
         ...
 
+    def view_revealed(self, state: S) -> dict[str, Any]:
+        """The view of ``state`` with every secret shown, at any point of the game: what a replay of
+        a finished match shows "with everything revealed" (the same keys as :meth:`view`, plus every
+        seat's hidden part). Default: the spectator's view, for a game whose views hide nothing."""
+        ...
+
 
 def replay(rules: Rules[S], state: S, events: Iterable[Event]) -> S:
     """Fold ``evolve`` over ``events``: the only way a stored match becomes a state."""
@@ -344,3 +350,7 @@ class GenericRules(Generic[S]):
 
     def chat_allowed(self, state: S, seat: int) -> bool:
         return True
+
+    def view_revealed(self, state: S) -> dict[str, Any]:
+        shown: dict[str, Any] = self.view(state, None)  # type: ignore[attr-defined]
+        return shown
