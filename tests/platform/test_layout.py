@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"
-ROLE_PACKAGES = {"play", "push", "sockets", "background", "moderation", "web", "runtime", "engines", "boards"}
+ROLE_PACKAGES = {"play", "push", "sockets", "background", "moderation", "web", "runtime", "engines", "boards", "replay"}
 
 
 def _modules() -> dict[str, Path]:
