@@ -336,3 +336,33 @@ def test_exit_memory_revealed_shows_every_hand_and_the_pile(make_user: Any) -> N
         timeline.state_at(step).pile
     )
     assert 'class="em-revealed"' not in page(client_for(users[0]), match, step, "1")
+
+
+# --- both languages -----------------------------------------------------------------------------------
+
+REPLAY_WORDS = (
+    "Replay",
+    "Seen as",
+    "Everything revealed",
+    "Back one step",
+    "Forward one step",
+    "Step ",
+    "What happened",
+)
+
+
+def test_the_replay_reads_in_traditional_chinese(make_user: Any) -> None:
+    match, users = finished_match(make_user, "dirty_money", seed=8)
+    users[0].profile.language = "zh-hant"
+    users[0].profile.save()
+    client = client_for(users[0])
+    html = page(client, match, 10, "all")
+    controls = html.split('id="replay-page"')[1].split('id="board"')[0]
+    assert "重播" in controls and "揭開所有祕密" in controls and "後退一步" in controls and "第 10 步" in controls
+    assert not any(word in controls for word in REPLAY_WORDS), controls
+    assert "每位玩家的手牌" in html and "Every hand" not in html
+    stranger = make_user()
+    stranger.profile.language = "zh-hant"
+    stranger.profile.save()
+    response = client_for(stranger).get(reverse("match_export", args=[match.pk]))
+    assert "只有參賽玩家可以下載比賽紀錄。" in response.content.decode()
