@@ -3,8 +3,8 @@
 Who may see what: a finished match replays for every signed-in user, as any seat saw it (``as`` is
 the seat's number as players read it, from 1) or with everything revealed (``as=all``, the default).
 While a match runs (or after it was aborted) only its players may replay it, and only as their
-own seat; everybody else is refused, and so is everybody for a running live game (its private
-events' very existence is secret until the end). The record (every event, secrets included) is
+own seat; everybody else is refused, and so is everybody for a live game that did not finish (its
+private events' very existence is secret until the end). The record (every event, secrets included) is
 offered to the match's players once it is finished, and refused before.
 """
 
@@ -65,7 +65,7 @@ def match_replay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     if not finished:
         if viewer.seat is None:
             return _refused(request, _("Only its players may replay a match that has not ended."))
-        if rules.live and match.status == Match.Status.ACTIVE:
+        if rules.live:  # its private events are secret until it ends, the more so if it never does
             return _refused(request, _("A live match can be replayed once it is over."))
     own = str(viewer.seat + 1) if viewer.seat is not None else ALL
     default = ALL if finished else own

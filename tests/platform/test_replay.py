@@ -262,6 +262,19 @@ def test_a_running_live_match_is_not_replayed(make_user: Any) -> None:
     assert client_for(users[0]).get(reverse("match_replay", args=[match.pk])).status_code == 403
 
 
+def test_an_aborted_match_replays_for_its_players_as_themselves_and_a_live_one_for_nobody(make_user: Any) -> None:
+    match, users = started_match(make_user)
+    choose_all(match)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED)
+    url = reverse("match_replay", args=[match.pk])
+    assert client_for(users[0]).get(url).status_code == 200
+    assert client_for(users[0]).get(url + "?as=all").status_code == 403
+    assert client_for(make_user()).get(url).status_code == 403
+    live, seated = started_match(make_user, "police_alarm", players=2)
+    Match.objects.filter(pk=live.pk).update(status=Match.Status.ABORTED)
+    assert client_for(seated[0]).get(reverse("match_replay", args=[live.pk])).status_code == 403
+
+
 def test_a_lobby_has_no_replay(make_user: Any) -> None:
     host = make_user()
     match = services.do_create_match(host, "heist", 4, {}, 60)
