@@ -274,6 +274,12 @@ class Rules(Protocol[S]):
         """Whether ``seat`` may chat while the game runs (default: always)."""
         ...
 
+    def clock_ms(self, state: S) -> int | None:
+        """Of a game that keeps its own time in its events (a live game's server clock): that clock
+        at ``state``, in milliseconds, never going back; a replay plays back on it. ``None`` (the
+        default): the replay takes the times the events were stored at."""
+        ...
+
     def view_revealed(self, state: S) -> dict[str, Any]:
         """The view of ``state`` with every secret shown, at any point of the game: what a replay of
         a finished match shows "with everything revealed" (the same keys as :meth:`view`, plus every
@@ -350,6 +356,9 @@ class GenericRules(Generic[S]):
 
     def chat_allowed(self, state: S, seat: int) -> bool:
         return True
+
+    def clock_ms(self, state: S) -> int | None:
+        return None
 
     def view_revealed(self, state: S) -> dict[str, Any]:
         shown: dict[str, Any] = self.view(state, None)  # type: ignore[attr-defined]

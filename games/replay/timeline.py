@@ -1,4 +1,4 @@
-"""A match's log as a timeline: every event with its actor and server time, the decision steps, and
+"""A match's log as a timeline: every event with its actor and time, the decision steps, and
 the states kept every :data:`KEEP_EVERY` events (any step is then at most that many ``evolve`` away).
 
 A finished match's log never changes, so its timeline is built once per process and kept (keyed by
@@ -28,7 +28,8 @@ SAME_DECISION_SECONDS = 0.02
 @dataclass
 class Timeline:
     """The events of a match up to ``version`` (``events[i]`` is seq ``i + 1``), their actors and
-    times (epoch seconds), the steps that end a decision, and the states kept every few steps."""
+    times in seconds (the game's own clock, ``rules.clock_ms``, where it keeps one; else when each
+    was stored), the steps that end a decision, and the states kept every few steps."""
 
     match_id: int
     version: int
@@ -73,6 +74,17 @@ def _epoch(at: datetime | None) -> float:
     return at.timestamp() if at is not None else 0.0
 
 
+def _decision_ends(actors: list[int], stored: list[float]) -> list[int]:
+    """The steps that end a decision: the last event of a run of one actor's stored at one moment."""
+    return [
+        step
+        for step in range(1, len(actors) + 1)
+        if step == len(actors)
+        or actors[step] != actors[step - 1]
+        or stored[step] - stored[step - 1] > SAME_DECISION_SECONDS
+    ]
+
+
 def timeline_of(match: Match) -> Timeline:
     """The timeline of ``match`` at its version, kept per process."""
     key = (match.pk, match.seed, match.version)
@@ -90,17 +102,17 @@ def timeline_of(match: Match) -> Timeline:
     rules = rules_for(match)
     state = initial_state(match)
     kept = {0: state}
+    clock: list[float] = []
     for index, event in enumerate(events, start=1):
         state = rules.evolve(state, event)
         if index % KEEP_EVERY == 0:
             kept[index] = state
-    ends = [
-        step
-        for step in range(1, len(events) + 1)
-        if step == len(events)
-        or actors[step] != actors[step - 1]
-        or times[step] - times[step - 1] > SAME_DECISION_SECONDS
-    ]
+        at = rules.clock_ms(state)
+        if at is not None:
+            clock.append(at / 1000)
+    ends = _decision_ends(actors, times)
+    if clock and len(clock) == len(events):
+        times = clock  # the game's own clock, which a stored match's copy keeps too
     found = Timeline(match.pk, len(events), rules, events, actors, times, ends, kept)
     _timelines.put(key, found)
     return found

@@ -1,5 +1,6 @@
-"""``view_revealed``: every engine's view with every secret shown, at any point of a game (a replay's
-"everything revealed"). Random games of each engine, every state looked at."""
+"""What a replay asks of the engines: ``view_revealed`` (every secret shown, at any point: a replay's
+"everything revealed") and ``clock_ms`` (a live game's own clock, to play back on). Random games of
+each engine, every state looked at."""
 
 from __future__ import annotations
 
@@ -66,3 +67,12 @@ def test_police_alarm_shows_the_thiefs_placement_to_nobody_but_the_revealed_view
             assert "placement" not in rules.view(state, None)
             placed += 1
     assert placed
+
+
+def test_only_police_alarm_keeps_a_clock_and_it_never_goes_back() -> None:
+    read = [get_rules("police_alarm").clock_ms(state) for state in states("police_alarm", 2, 6)]
+    clocks = [at for at in read if at is not None]
+    assert len(clocks) == len(read)
+    assert clocks == sorted(clocks) and clocks[-1] > 0
+    for slug in sorted(set(engines()) - {"police_alarm"}):
+        assert get_rules(slug).clock_ms(states(slug, get_rules(slug).min_players, 1)[-1]) is None

@@ -95,6 +95,19 @@ def test_every_step_is_the_state_of_the_log_replayed_to_it(make_user: Any, game:
     assert rules.outcome(timeline.state_at(timeline.last)) is not None
 
 
+def test_a_live_game_plays_back_on_its_own_clock(make_user: Any) -> None:
+    match, _users = finished_match(make_user, "police_alarm", seed=9)
+    timeline = replay_timeline.timeline_of(match)
+    rules = timeline.rules
+    clocks = [rules.clock_ms(timeline.state_at(step)) for step in range(1, timeline.last + 1)]
+    assert timeline.times == [at / 1000 for at in clocks if at is not None]
+    assert timeline.times[-1] > 60  # seconds of play, not the instant the copy was stored
+    html = page(client_for(make_user()), match, 1, "all")
+    shown = json.loads(html.split('id="replay-times" type="application/json">')[1].split("</script>")[0])
+    assert shown == [round((t - timeline.times[0]) * 1000) for t in timeline.times]
+    assert "data-speed=" in html
+
+
 def test_the_page_shows_the_step_asked_for_and_marks_its_lines(make_user: Any) -> None:
     match, _users = finished_match(make_user, "dirty_money", seed=3)
     client = client_for(make_user())

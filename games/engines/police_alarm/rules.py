@@ -1126,6 +1126,9 @@ class PoliceAlarmRules(GenericRules[State]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view.view(state, seat, next_timer(state))
 
+    def clock_ms(self, state: State) -> int | None:
+        return state.t  # T-1: ms since the origin, never before the last event
+
     def view_revealed(self, state: State) -> dict[str, Any]:
         return _view.view(state, None, next_timer(state), revealed=True)
 
