@@ -70,8 +70,10 @@ def main() -> None:
 
         from games.play.archive import import_match
         from games.replay import timeline
+        from games.runtime import gc_tuning
         from games.web.replay import replay_url
 
+        gc_tuning.tune(settings.HIDEOUT_GC_TUNING)  # as config/asgi.py tunes a daphne once loaded
         settings.ALLOWED_HOSTS = ["*"]
         rows = []
         rng = random.Random(1)
