@@ -26,7 +26,7 @@ from games.play.archive import export_match
 from games.play.store import rules_for
 from games.push.presenter import seat_names, viewer_for
 from games.replay.steps import step_context
-from games.replay.timeline import timeline_of
+from games.replay.timeline import Timeline, timeline_of
 from games.web.views import HtmxHttpRequest
 
 REPLAY_TEMPLATE = "games/replay/replay.html"
@@ -85,7 +85,7 @@ def match_replay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
             error = _("The step must be a whole number.")
     seat = None if viewpoint == ALL else int(viewpoint) - 1
     context = step_context(match, timeline, step, seat)
-    context.update(_controls(match, timeline.last, step, viewpoint, timeline))
+    context.update(_controls(match.pk, timeline, step, viewpoint))
     context.update(
         # Not as ``match``: a board's shared fragments would draw that match's present state.
         replay_match=match,
@@ -106,19 +106,24 @@ def match_replay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return render(request, REPLAY_TEMPLATE, context, status=status)
 
 
-def _controls(match: Match, last: int, step: int, viewpoint: str, timeline: Any) -> dict[str, Any]:
-    """The step and the addresses of the steps the controls go to."""
+def _controls(match_id: int, timeline: Timeline, step: int, viewpoint: str) -> dict[str, Any]:
+    """The step and the addresses of the steps the controls go to (none where there is no such step)."""
+    last = timeline.last
+
+    def url(to: int) -> str:
+        return replay_url(match_id, to, viewpoint)
+
     return {
         "step": step,
         "last": last,
         "viewpoint": viewpoint,
-        "step_url": replay_url(match.pk, step, viewpoint),
-        "first_url": replay_url(match.pk, 1, viewpoint) if step > 1 else "",
-        "back_url": replay_url(match.pk, step - 1, viewpoint) if step > 1 else "",
-        "forward_url": replay_url(match.pk, step + 1, viewpoint) if step < last else "",
-        "last_url": replay_url(match.pk, last, viewpoint) if step < last else "",
-        "decision_back_url": replay_url(match.pk, timeline.previous_decision(step), viewpoint) if step > 1 else "",
-        "decision_forward_url": replay_url(match.pk, timeline.next_decision(step), viewpoint) if step < last else "",
+        "step_url": url(step),
+        "first_url": url(1) if step > 1 else "",
+        "back_url": url(step - 1) if step > 1 else "",
+        "forward_url": url(step + 1) if step < last else "",
+        "last_url": url(last) if step < last else "",
+        "decision_back_url": url(timeline.previous_decision(step)) if step > 1 else "",
+        "decision_forward_url": url(timeline.next_decision(step)) if step < last else "",
     }
 
 
