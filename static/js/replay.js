@@ -68,7 +68,9 @@
     else if (focusId) $("replay-count").focus();
     if (speed) schedule();
   });
-  document.addEventListener("htmx:responseError", function () { loading = false; });
+  ["htmx:responseError", "htmx:sendError"].forEach(function (name) {
+    document.addEventListener(name, function () { loading = false; });
+  });
 
   // --- playback on the server clock (a live game) ---------------------------------------------------
 
