@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import leaderboard, players, push_views, unsubscribe, views
+from games.web import leaderboard, players, push_views, replay, unsubscribe, views
 from games.web import vacations as vacation_views
 
 urlpatterns = [
@@ -30,6 +30,8 @@ urlpatterns = [
     path("m/<int:match_id>/action/", views.match_action, name="match_action"),
     path("m/<int:match_id>/chat/", views.match_chat, name="match_chat"),
     path("m/<int:match_id>/resign/", views.match_resign, name="match_resign"),
+    path("m/<int:match_id>/replay/", replay.match_replay, name="match_replay"),
+    path("m/<int:match_id>/record.json", replay.match_export, name="match_export"),
     path("m/<int:match_id>/rematch/", views.match_rematch, name="match_rematch"),
     path("m/<int:match_id>/rematch/answer/", views.match_rematch_answer, name="match_rematch_answer"),
 ]

@@ -21,6 +21,9 @@ from games.boards.common import escape_text, shown
 
 
 def action_form_attrs(context: template.Context) -> SafeString:
+    if context.get("replay"):
+        # A replay (games.replay) draws the board as it was: its forms are shown nowhere and post nothing.
+        return mark_safe("hidden inert data-replay-form")
     # No hx-post: match.js sends a ``data-act`` form over the match's socket (or, with the socket
     # down, posts it as HTMX would); without JavaScript it is a plain form POST. Never both.
     return mark_safe(f'method="post" action="{shown(context["action_url"])}" data-act')
@@ -36,6 +39,8 @@ def action_fields(context: template.Context, payload: dict[str, Any] | str) -> S
     """
     if isinstance(payload, str):
         payload = {"type": payload}
+    if context.get("replay"):
+        return mark_safe("")  # nothing to send from a replay
     action = json.dumps(payload, separators=(",", ":"))
     request = context.get("request")
     if request is None:

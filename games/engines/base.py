@@ -285,6 +285,18 @@ class Rules(Protocol[S]):
         (default: not a live game, and at least a day a decision by the match's time limit)."""
         ...
 
+    def clock_ms(self, state: S) -> int | None:
+        """Of a game that keeps its own time in its events (a live game's server clock): that clock
+        at ``state``, in milliseconds, never going back; a replay plays back on it. ``None`` (the
+        default): the replay takes the times the events were stored at."""
+        ...
+
+    def view_revealed(self, state: S) -> dict[str, Any]:
+        """The view of ``state`` with every secret shown, at any point of the game: what a replay of
+        a finished match shows "with everything revealed" (the same keys as :meth:`view`, plus every
+        seat's hidden part). Default: the spectator's view, for a game whose views hide nothing."""
+        ...
+
 
 def replay(rules: Rules[S], state: S, events: Iterable[Event]) -> S:
     """Fold ``evolve`` over ``events``: the only way a stored match becomes a state."""
@@ -359,3 +371,10 @@ class GenericRules(Generic[S]):
 
     def correspondence(self, options: Mapping[str, Any]) -> bool:
         return not self.live and self.uses_time_limit and int(options.get("time_limit") or 0) >= 86400
+
+    def clock_ms(self, state: S) -> int | None:
+        return None
+
+    def view_revealed(self, state: S) -> dict[str, Any]:
+        shown: dict[str, Any] = self.view(state, None)  # type: ignore[attr-defined]
+        return shown

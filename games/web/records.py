@@ -17,7 +17,7 @@ from games.models import Match
 
 def replay_url(match_id: int) -> str:
     """Where a finished match is watched again."""
-    return reverse("match", args=[match_id])
+    return reverse("match_replay", args=[match_id])
 
 
 def player_url(username: str) -> str:

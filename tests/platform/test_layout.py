@@ -23,6 +23,8 @@ ROLE_PACKAGES = {
     "engines",
     "boards",
     "notify",
+    "replay",
+    "ratings",
 }
 
 

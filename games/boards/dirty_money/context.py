@@ -335,4 +335,15 @@ def board_context(inputs: BoardInputs) -> dict[str, Any]:
         "scores": _scores(view, names),
         "chart": chart(view, names) if inputs.finished else None,
         "round_label": _("Round %(n)s") % {"n": view["round"]},
+        "revealed_hands": _revealed_hands(view, names),
     }
+
+
+def _revealed_hands(view: Mapping[str, Any], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Every hand, from a view that shows them before the end (a replay with everything revealed:
+    ``rules.view_revealed``); at the end the final scoring shows them, and no player's view has them before."""
+    if "hands" not in view or view["phase"] == "over":
+        return []
+    return [
+        {"name": _name(names, seat), "cards": [money_card(c) for c in hand]} for seat, hand in enumerate(view["hands"])
+    ]

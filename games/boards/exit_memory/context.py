@@ -237,6 +237,21 @@ def _result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]
     }
 
 
+def _revealed(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
+    """Every hand and the pile in order, from a view that shows them (a replay with everything
+    revealed: ``rules.view_revealed``); ``None`` for any player's or spectator's view."""
+    if "hands" not in view:
+        return None
+
+    def face(t: Mapping[str, Any]) -> dict[str, Any]:
+        return tile(t["tile"], t["type"], t.get("facing"), character=t["character"], symbol=t["symbol"])
+
+    return {
+        "hands": [{"name": _name(names, s), "tiles": [face(t) for t in hand]} for s, hand in enumerate(view["hands"])],
+        "pile": [face(t) for t in view.get("pile", [])],
+    }
+
+
 def board_context(inputs: BoardInputs) -> dict[str, Any]:
     view, seat, legal, names = inputs.view, inputs.seat, inputs.legal, inputs.names
     me = seat if seat is not None and "hand" in view else None
@@ -268,6 +283,7 @@ def board_context(inputs: BoardInputs) -> dict[str, Any]:
         "notice": {"name": term(notice["card"]), "help": _(DANGER_HELP[notice["card"]])} if notice else None,
         "result": _result(view, names),
         "round": view["round"],
+        "revealed": _revealed(view, names),
         "target": view["target"],
         "jammed": me is not None and bool(view["jammed"]) and view["jammed"][me],
         "chart": chart(view, names) if inputs.finished else None,

@@ -886,6 +886,12 @@ class DirtyMoneyRules(GenericRules[State]):
         kind, seats = decision(state)
         return _view.view(state, seat, kind, seats, self.deadlines(state))
 
+    def view_revealed(self, state: State) -> dict[str, Any]:
+        """The spectator's view with every hand shown (R-110's reveal, at any point of a replay)."""
+        out = self.view(state, None)
+        out["hands"] = [sorted(h) for h in state.hands]
+        return out
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
             return None

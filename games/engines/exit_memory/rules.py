@@ -622,6 +622,10 @@ class ExitMemoryRules(GenericRules[State]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view.view(state, seat, self.deadlines(state))
 
+    def view_revealed(self, state: State) -> dict[str, Any]:
+        """The spectator's view with every hand and the pile's order shown (for a replay)."""
+        return _view.revealed_view(state, self.deadlines(state))
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
             return None

@@ -76,3 +76,11 @@ def view(state: State, seat: int | None, deadlines: list[Deadline]) -> dict[str,
         out["may_declare"] = may_declare(state, seat)
         out["may_pass"] = state.phase == TURN and seat == state.turn and not state.hands[seat]
     return out
+
+
+def revealed_view(state: State, deadlines: list[Deadline]) -> dict[str, Any]:
+    """The spectator's view with what nobody sees while the game runs: every hand and the pile."""
+    out = view(state, None, deadlines)
+    out["hands"] = [[tile_face(t) for t in sorted(hand)] for hand in state.hands]
+    out["pile"] = [tile_face(t.tile, t.facing) for t in state.pile]
+    return out

@@ -1045,6 +1045,10 @@ class HeistRules(GenericRules[State]):
         public = _public_views.get(state, lambda s: _view.view(s, None, self.deadlines(s), self.outcome(s)))
         return _view.seat_view(public, state, seat)
 
+    def view_revealed(self, state: State) -> dict[str, Any]:
+        public = _public_views.get(state, lambda s: _view.view(s, None, self.deadlines(s), self.outcome(s)))
+        return _view.revealed_view(public, state)
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
             return None

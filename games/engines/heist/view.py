@@ -176,6 +176,14 @@ def seat_view(public: dict[str, Any], state: State, seat: int | None) -> dict[st
     return _with_seat(out, state, me, everything)
 
 
+def revealed_view(public: dict[str, Any], state: State) -> dict[str, Any]:
+    """The spectator's view ``public`` of ``state`` with every secret shown, at any point: every
+    hand's role and the secrets R-68 shows at the end (deck, last roles, looks), for a replay."""
+    out = dict(public)
+    out["hands"] = [{**entry, "role": h.role} for h, entry in zip(state.hands, public["hands"], strict=True)]
+    return _with_seat(out, state, None, True)
+
+
 def _with_seat(out: dict[str, Any], state: State, me: int | None, everything: bool) -> dict[str, Any]:
     """``out`` with what seat ``me`` alone sees (R-65) and, once the match is over, everything (R-68)."""
     if me is not None:

@@ -1126,6 +1126,12 @@ class PoliceAlarmRules(GenericRules[State]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view.view(state, seat, next_timer(state))
 
+    def clock_ms(self, state: State) -> int | None:
+        return state.t  # T-1: ms since the origin, never before the last event
+
+    def view_revealed(self, state: State) -> dict[str, Any]:
+        return _view.view(state, None, next_timer(state), revealed=True)
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase == OVER:
             return Outcome(state.scores, ranks_of(state.scores), state.winners, state.end_reason)

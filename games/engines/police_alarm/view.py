@@ -26,8 +26,10 @@ def _role(state: State, seat: int | None) -> str:
     return "spectator"
 
 
-def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[str, Any]:
+def view(state: State, seat: int | None, timer: tuple[int, str] | None, *, revealed: bool = False) -> dict[str, Any]:
+    """What ``seat`` sees; ``revealed``: a spectator shown every secret, at any point (a replay)."""
     over = state.phase in (OVER, ABANDONED)
+    shown = over or revealed
     out: dict[str, Any] = {
         "variant": state.variant,
         "players": state.players,
@@ -56,7 +58,7 @@ def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[
         }
     if state.young:
         out.update(active=state.active, turn=state.turn, layout_no=state.layout_no)
-        if over:
+        if shown:
             out["layout"] = list(state.layout)
     else:
         code = CARD_CODE[state.stack[state.current]] if state.current >= 0 else None
@@ -82,7 +84,7 @@ def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[
         )
         if state.relay:
             out.update(mode="relay", step=state.step, step_due=state.step_t + state.relay_ms)
-            if state.step == "police" and seat != state.police and not over:
+            if state.step == "police" and seat != state.police and not shown:
                 # M-2 / M-3: the police's drive is shown to nobody else before its play-back.
                 out.update(car=[9, 9], tiles={}, found=0, tat=0)
         if state.last_round:
@@ -94,14 +96,14 @@ def view(state: State, seat: int | None, timer: tuple[int, str] | None) -> dict[
                 "police_gain": lr[3],
                 "circles": list(lr[4:]),  # R-37
             }
-        if (seat is not None and seat == state.thief) or over:
+        if (seat is not None and seat == state.thief) or shown:
             out["placement"] = sorted(state.placement)
             out["placed"] = state.placed
         elif timer is not None and timer[1] in ("placement", "ready"):
             # T-18, H-2: whether the thief has hidden the thieves is the thief's alone; the two
             # set-up clocks (to the random placement, to the automatic start siren) would say it.
             out["timer"] = None
-        if seat is not None and seat == state.thief and not over:
+        if (seat is not None and seat == state.thief and not over) or revealed:
             out["auto_escape"] = state.auto_escape  # H-2: never anybody else's
     if over:
         out["seed"] = state.seed  # N-1, H-6
