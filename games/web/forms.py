@@ -168,29 +168,23 @@ class CreateMatchForm(forms.Form):
         return options
 
 
+# The profile's fields shown together in the page's "Notifications" fieldset; the others above it.
+NOTIFICATION_FIELDS = (
+    "email_reminders",
+    "email_digest",
+    "email_low_time",
+    "email_invitations",
+    "turn_sound",
+    "turn_notification",
+)
+
+
 class ProfileForm(forms.ModelForm):
-    # Shown together in the page's "Notifications" fieldset; the others above it.
-    NOTIFICATION_FIELDS = (
-        "email_reminders",
-        "email_digest",
-        "email_low_time",
-        "email_invitations",
-        "turn_sound",
-        "turn_notification",
-    )
+    NOTIFICATION_FIELDS = NOTIFICATION_FIELDS
 
     class Meta:
         model = Profile
-        fields = [
-            "display_name",
-            "language",
-            "email_reminders",
-            "email_digest",
-            "email_low_time",
-            "email_invitations",
-            "turn_sound",
-            "turn_notification",
-        ]
+        fields = ["display_name", "language", *NOTIFICATION_FIELDS]
         widgets = {"email_digest": forms.RadioSelect}
         help_texts = {
             "email_digest": _("A digest lists every match waiting for you, instead of one e-mail per turn."),

@@ -109,13 +109,10 @@ def subscribe(request: HttpRequest) -> JsonResponse:
 @require_POST
 def unsubscribe(request: HttpRequest) -> JsonResponse:
     """Forget this browser's subscription, if it is the signed-in player's."""
-    user = _player(request)
-    if isinstance(user, JsonResponse):
-        return user
-    data = _read(request)
-    endpoint = data.get("endpoint") if data is not None else None
-    if not isinstance(endpoint, str):
-        return _refused(_("The browser's answer could not be read."))
+    asked = _player_and_endpoint(request)
+    if isinstance(asked, JsonResponse):
+        return asked
+    user, endpoint = asked
     PushSubscription.objects.filter(user_id=user.pk, endpoint=endpoint).delete()
     if request.session.get(webpush.SESSION_KEY) == endpoint:
         del request.session[webpush.SESSION_KEY]
@@ -126,6 +123,18 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
 def status(request: HttpRequest) -> JsonResponse:
     """Whether this browser's subscription (its endpoint, posted) sends the signed-in player's
     notifications: a browser keeps its subscription after a log-out, the server does not."""
+    asked = _player_and_endpoint(request)
+    if isinstance(asked, JsonResponse):
+        return asked
+    user, endpoint = asked
+    subscribed = PushSubscription.objects.filter(user_id=user.pk, endpoint=endpoint).exists()
+    if subscribed:
+        request.session[webpush.SESSION_KEY] = endpoint
+    return JsonResponse({"subscribed": subscribed})
+
+
+def _player_and_endpoint(request: HttpRequest) -> tuple[Any, str] | JsonResponse:
+    """The signed-in player and the endpoint their browser posted, or the answer refusing the request."""
     user = _player(request)
     if isinstance(user, JsonResponse):
         return user
@@ -133,7 +142,4 @@ def status(request: HttpRequest) -> JsonResponse:
     endpoint = data.get("endpoint") if data is not None else None
     if not isinstance(endpoint, str):
         return _refused(_("The browser's answer could not be read."))
-    subscribed = PushSubscription.objects.filter(user_id=user.pk, endpoint=endpoint).exists()
-    if subscribed:
-        request.session[webpush.SESSION_KEY] = endpoint
-    return JsonResponse({"subscribed": subscribed})
+    return user, endpoint
