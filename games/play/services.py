@@ -481,6 +481,9 @@ def do_hide_chat(message_id: int) -> None:
 
 def do_resign(match_id: int, seat: int) -> SubmitResult:
     with transaction.atomic():
+        # The match row first, as every write takes it before its seats: two players resigning at
+        # once would otherwise each hold their own seat and wait for the other's (a deadlock).
+        Match.objects.select_for_update().filter(pk=match_id).values_list("pk").first()
         Seat.objects.filter(match_id=match_id, number=seat).update(resigned=True)
         return do_submit_action(match_id, SYSTEM, {"type": "resign", "seat": seat})
 
