@@ -167,7 +167,7 @@ def test_three_players_finish_a_stored_dirty_money_game(live_site: LiveSite, bro
             scores = player.page.locator("#dm-final .dm-scores")
             expect(scores.get_by_role("heading", name="Final scoring")).to_be_visible(timeout=TIMEOUT)
             expect(scores.locator("tbody tr")).to_have_count(3)
-            expect(scores.locator("svg polyline")).to_have_count(3)
+            expect(player.page.locator("#match-chart svg polyline.chart-line")).to_have_count(3)  # money over rounds
             for other in players:
                 expect(scores).to_contain_text(other.name)
             expect(player.page.locator(ACTION_FORMS)).to_have_count(0)
