@@ -404,3 +404,29 @@ def test_the_text_part_is_plain_and_the_html_part_escaped(make_user: Any) -> Non
     message = emails.build(user, preferences.TURN, match, due=None)
     assert "Bonnie & <Clyde>" in message.body
     assert "Bonnie &amp; &lt;Clyde&gt;" in _html(message) and "<Clyde>" not in _html(message)
+
+
+def test_a_player_on_vacation_gets_no_digest_and_no_low_time_alarm_and_spends_no_claim(
+    make_user: Any, later: Any, settings: Any
+) -> None:
+    """Issue 56, item 5: the digest and the low-time alarm respect a vacation (games.play.vacations)."""
+    from games.play import vacations
+
+    settings.REMINDER_AFTER = timedelta(minutes=10)
+    match, by_seat = started_match(make_user, time_limit=DAY)
+    for user in by_seat.values():
+        user.profile.email_digest = "hourly"
+        user.profile.save()
+    away = by_seat[0]
+    vacations.start(away, 3)
+    later(11 * 60)
+    assert tasks.sweep_digests() == 3
+    assert away.email not in {m.to[0] for m in mail.outbox}
+    mail.outbox.clear()
+    seat = Seat.objects.get(match=match, user=away)
+    due = due_of(seat.waiting_key)
+    assert due is not None
+    later(due.timestamp() - clock.now() + 11 * 60 - 600)  # ten minutes before the seat's deadline
+    lowtime.send_alarms()
+    assert away.email not in {m.to[0] for m in mail.outbox}
+    assert not NotificationClaim.objects.filter(user=away).exists(), "nothing claimed while away"
