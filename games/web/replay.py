@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games import boards
 from games.models import Match
 from games.play.archive import export_match
 from games.play.store import rules_for
@@ -103,6 +104,11 @@ def match_replay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         return render(request, f"{REPLAY_TEMPLATE}#body", context, status=status)
     first = timeline.times[0] if timeline.times else 0.0
     context["times_ms"] = [round((t - first) * 1000) for t in timeline.times]
+    # The whole game's chart beside the steps (issue 55: in the replay too), from its final state:
+    # outside the part a step swaps, so a step does not draw it again.
+    final = timeline.state_at(timeline.last)
+    if rules.outcome(final) is not None:
+        context["chart"] = boards.chart_for(match.game, rules.view(final, None), context["names"])
     return render(request, REPLAY_TEMPLATE, context, status=status)
 
 

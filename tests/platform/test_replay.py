@@ -418,3 +418,15 @@ def test_the_replay_reads_in_traditional_chinese(make_user: Any) -> None:
     stranger.profile.save()
     response = client_for(stranger).get(reverse("match_export", args=[match.pk]))
     assert "只有參賽玩家可以下載比賽紀錄。" in response.content.decode()
+
+
+@pytest.mark.parametrize("game", ["heist", "exit_memory"])
+def test_the_replay_page_shows_the_whole_games_chart_and_a_step_does_not_redraw_it(make_user: Any, game: str) -> None:
+    """Issue 55, item 2: the end-of-game chart in the replay too, one line per seat."""
+    match, users = finished_match(make_user, game, seed=3)
+    client = client_for(users[0])
+    whole = page(client, match, 1, "all")
+    assert 'class="replay-chart"' in whole
+    assert whole.count('<polyline class="chart-line"') == match.seat_count
+    step = client.get(replay_url(match.pk, 2, "all"), headers={"HX-Request": "true"}).content.decode()
+    assert "chart-line" not in step, "the chart stays outside the part a step swaps"
