@@ -36,9 +36,12 @@ def make_accounts(site: LiveSite, names: list[str], languages: list[str]) -> lis
     return emails
 
 
-def signed_in(browser: Any, site: LiveSite, email: str, viewport: dict[str, int]) -> Any:
-    """A page of ``email``'s, signed in through the login form."""
-    context = browser.new_context(base_url=site.url, viewport=viewport)
+def signed_in(browser: Any, site: LiveSite, email: str, viewport: dict[str, int] | None = None, **options: Any) -> Any:
+    """A page of ``email``'s, signed in through the login form; ``options`` go to the browser
+    context (``bypass_csp`` for axe's script, ``java_script_enabled``)."""
+    if viewport is not None:
+        options["viewport"] = viewport
+    context = browser.new_context(base_url=site.url, **options)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     page.goto("/accounts/login/")

@@ -18,8 +18,7 @@ if _why_not:
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .players import TIMEOUT  # noqa: E402
-from .stored_pages import DATA, PASSWORD, imported, make_accounts  # noqa: E402
+from .stored_pages import DATA, imported, make_accounts, signed_in  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -31,15 +30,7 @@ SUMMARY = {"en": "The chart's numbers as a table", "zh-hant": "圖表數字一�
 
 def reader(browser: Any, site: LiveSite, email: str, viewport: dict[str, int]) -> Page:
     """A signed-in page (the CSP bypassed, so that axe's script may be added)."""
-    context = browser.new_context(base_url=site.url, viewport=viewport, bypass_csp=True)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.goto("/accounts/login/")
-    form = page.locator("form[action='/accounts/login/']")
-    form.locator("input[name='login']").fill(email)
-    form.locator("input[name='password']").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1)
+    page: Page = signed_in(browser, site, email, viewport, bypass_csp=True)
     return page
 
 
