@@ -10,7 +10,10 @@ of the page alone) and as a shared link opens it (the whole page): the first req
 match's timeline (every event read and replayed once, a state kept every ``KEEP_EVERY`` events),
 each later one is a step at random, from a random viewpoint (everything revealed or a seat). It
 prints the wall time of each request and its CPU time in this thread (on a loaded machine the
-wall time adds the waits for a core), with the load average.
+wall time adds the waits for a core), with the load average. "no index": the first replay of the
+match ever (the whole log replayed, its index stored); "cold": the whole page of a step at random in a
+process that never opened the match (the stored index, stored states, blocks of events); then warm
+steps.
 
     .venv/bin/python bench/replay_step.py [--events 2000] [--steps 200]
 """
@@ -55,6 +58,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=2000)
     parser.add_argument("--steps", type=int, default=200, help="random steps asked for per game and kind")
+    parser.add_argument("--cold", type=int, default=30, help="steps asked for as a fresh process would")
     parser.add_argument("--tries", type=int, default=12, help="random games tried per game for a long one")
     parser.add_argument("--game", choices=sorted(PLAYERS), action="append", help="only these games")
     parser.add_argument("--profile", action="store_true", help="print where the HTMX steps' time goes")
@@ -96,7 +100,15 @@ def main() -> None:
             timeline.forget()
             started = time.perf_counter()
             assert client.get(replay_url(match.pk, 1, "all"), headers={"HX-Request": "true"}).status_code == 200
-            cold = (time.perf_counter() - started) * 1000
+            unindexed = (time.perf_counter() - started) * 1000  # replays the whole log, stores the index
+            cold_times = []
+            for _ in range(args.cold):  # as a process that never opened it: the stored index, a state
+                timeline.forget()
+                url = replay_url(match.pk, rng.randint(1, len(log)), rng.choice(viewpoints))
+                started = time.perf_counter()
+                assert client.get(url).status_code == 200  # the whole page, as a shared link opens it
+                cold_times.append((time.perf_counter() - started) * 1000)
+            cold = [pct(cold_times, 50), pct(cold_times, 95), max(cold_times)]
             for kind, headers in (("HTMX step", {"HX-Request": "true"}), ("whole page", {})):
                 times, cpu = [], []
                 profiler = cProfile.Profile() if args.profile and kind == "HTMX step" else None
@@ -113,7 +125,18 @@ def main() -> None:
                     profiler.disable()
                     pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
                 rows.append(
-                    [game, kind, len(log), cold, pct(times, 50), pct(times, 95), max(times), pct(cpu, 50), max(cpu)]
+                    [
+                        game,
+                        kind,
+                        len(log),
+                        unindexed,
+                        *cold,
+                        pct(times, 50),
+                        pct(times, 95),
+                        max(times),
+                        pct(cpu, 50),
+                        max(cpu),
+                    ]
                 )
         print(
             table(
@@ -121,7 +144,10 @@ def main() -> None:
                     "game",
                     "request",
                     "events",
-                    "first (timeline) ms",
+                    "no index ms",
+                    "cold p50",
+                    "cold p95",
+                    "cold max",
                     "p50 ms",
                     "p95 ms",
                     "max ms",

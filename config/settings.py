@@ -175,6 +175,8 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-low-time": {"task": "games.background.tasks.sweep_low_time", "schedule": timedelta(seconds=60)},
     # A digest goes in the first sweep of its period that finds a match waiting: within 5 minutes.
     "sweep-digests": {"task": "games.background.tasks.sweep_digests", "schedule": timedelta(minutes=5)},
+    # A finished match's replay index (its first replay reads a few rows instead of its whole log).
+    "sweep-replay-indexes": {"task": "games.background.tasks.sweep_replay_indexes", "schedule": timedelta(seconds=60)},
 }
 
 # A player with no open socket this long after their turn began gets one e-mail.

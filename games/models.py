@@ -410,3 +410,39 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} seat {self.seat}"
+
+
+class ReplayIndex(models.Model):
+    """What a finished match's replay needs besides a few events, stored once (games.replay.timeline):
+    each event's time in seconds and the steps that end a decision. With its :class:`ReplayState`
+    rows, a replay's first request in a process reads a few rows instead of replaying the whole log.
+    ``version`` is the match's version it was built at (a match's log only grows)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="replay_index")
+    version = models.PositiveIntegerField()
+    times = models.JSONField()
+    decision_ends = models.JSONField()
+
+    class Meta:
+        verbose_name = _("replay index")
+        verbose_name_plural = _("replay indexes")
+
+    def __str__(self) -> str:
+        return f"{self.match_id} at {self.version}"
+
+
+class ReplayState(models.Model):
+    """A finished match's engine state (``rules.state_to_json``) after its first ``step`` events,
+    stored every few steps so that any step is a few ``evolve`` calls from one."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="replay_states")
+    step = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        verbose_name = _("replay state")
+        verbose_name_plural = _("replay states")
+        constraints = [models.UniqueConstraint(fields=["match", "step"], name="one_replay_state_per_step")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} after {self.step}"

@@ -1,7 +1,8 @@
 """A stand-in for Celery beat on the embedded defaults (eager Celery, in-memory channel layer).
 
-`make run` starts it inside the daphne process, so time-outs, reminders, low-time alarms and digests happen and their
-broadcasts reach this process's sockets. With REDIS_URL set, run a real `celery beat` instead.
+`make run` starts it inside the daphne process, so time-outs, reminders, low-time alarms, digests and
+replay indexes happen and their broadcasts reach this process's sockets. With REDIS_URL set, run a
+real `celery beat` instead.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ def _loop(interval: float) -> None:
         sweep_digests,
         sweep_low_time,
         sweep_reminders,
+        sweep_replay_indexes,
         sweep_turn_pushes,
     )
 
@@ -33,6 +35,7 @@ def _loop(interval: float) -> None:
                 sweep_reminders()
                 sweep_low_time()
                 sweep_digests()
+                sweep_replay_indexes()
         except Exception:
             log.exception("dev beat sweep failed")
 

@@ -111,6 +111,15 @@ def sweep_digests() -> int:
 
 
 @shared_task(ignore_result=True)
+def sweep_replay_indexes() -> int:
+    """Store the replay index of finished matches that have none, so that even a match's first
+    replay is quick (games.replay.timeline)."""
+    from games.replay.timeline import index_finished_matches
+
+    return index_finished_matches()
+
+
+@shared_task(ignore_result=True)
 def send_rematch_invites(match_id: int, user_ids: list[int]) -> int:
     """E-mail the invitation to the rematch to the other players of the old table, each in their language."""
     from django.contrib.auth import get_user_model

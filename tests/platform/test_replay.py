@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from games.engines.base import replay
 from games.engines.registry import get_rules
-from games.models import Match
+from games.models import Match, MatchEvent, ReplayIndex, ReplayState
 from games.play import services
 from games.play.archive import export_match, import_match
 from games.play.store import initial_state
@@ -98,6 +98,58 @@ def test_every_step_is_the_state_of_the_log_replayed_to_it(make_user: Any, game:
     assert rules.outcome(timeline.state_at(timeline.last)) is not None
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_stored_timeline_gives_every_step_the_log_replayed_to_it(make_user: Any, game: str) -> None:
+    """A finished match's first replay stores its index; a process that opens it later (nothing kept
+    in memory) reads that index and the stored states, and still shows every step as the log
+    replayed to it, visited in any order."""
+    match, _users = finished_match(make_user, game, seed=11)
+    rules = get_rules(game)
+    built = replay_timeline.timeline_of(match)
+    steps = match.version
+    assert ReplayIndex.objects.get(match=match).version == steps
+    assert sorted(ReplayState.objects.filter(match=match).values_list("step", flat=True)) == list(
+        range(replay_timeline.STORED_EVERY, steps + 1, replay_timeline.STORED_EVERY)
+    )
+    replay_timeline.forget()
+    stored = replay_timeline.timeline_of(match)
+    assert stored.stored and stored is not built
+    assert (stored.times, stored.decision_ends) == (built.times, built.decision_ends)
+    expected = [initial_state(match)]
+    for event in MatchEvent.objects.filter(match=match).order_by("seq"):
+        expected.append(rules.evolve(expected[-1], event.to_event()))
+    order = list(range(1, steps + 1))
+    random.Random(game).shuffle(order)
+    for step in order:
+        assert stored.state_at(step) == expected[step], step
+        assert stored.events[step - 1] == built.events[step - 1]
+
+
+def test_a_cold_step_of_a_stored_timeline_reads_a_few_rows(make_user: Any, django_assert_max_num_queries: Any) -> None:
+    """Issue 55: a step of a long finished match shows quickly in a process that never opened it: the
+    index, one stored state and a block of events, not the whole log."""
+    match, _users = finished_match(make_user, "bridge_race", seed=5)
+    assert match.version > 2 * replay_timeline.STORED_EVERY
+    replay_timeline.timeline_of(match)
+    replay_timeline.forget()
+    step = match.version - 7
+    with django_assert_max_num_queries(3):  # the index, the stored state, one block of events
+        timeline = replay_timeline.timeline_of(match)
+        timeline.state_at(step)
+    assert step - step % replay_timeline.STORED_EVERY in timeline.kept
+
+
+def test_the_sweep_stores_the_index_of_finished_matches_only(make_user: Any) -> None:
+    finished, _users = finished_match(make_user, "heist", seed=3)
+    running, _players = started_match(make_user)
+    assert replay_timeline.index_finished_matches() == 1
+    assert ReplayIndex.objects.filter(match=finished).exists()
+    assert not ReplayIndex.objects.filter(match=running).exists()
+    assert replay_timeline.index_finished_matches() == 0  # done once
+    replay_timeline.timeline_of(running)  # a running match's timeline is never stored: its log grows
+    assert not ReplayIndex.objects.filter(match=running).exists()
+
+
 def test_a_live_game_plays_back_on_its_own_clock(make_user: Any) -> None:
     match, _users = finished_match(make_user, "police_alarm", seed=9)
     timeline = replay_timeline.timeline_of(match)
@@ -135,10 +187,11 @@ def test_decisions_group_the_events_of_one_action(make_user: Any) -> None:
     timeline = replay_timeline.timeline_of(match)
     starts = [1, *(end + 1 for end in timeline.decision_ends[:-1])]
     groups = [range(start, end + 1) for start, end in zip(starts, timeline.decision_ends, strict=True)]
-    assert all(len({timeline.actors[step - 1] for step in group}) == 1 for group in groups)
+    actors = list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("actor", flat=True))
+    assert all(len({actors[step - 1] for step in group}) == 1 for group in groups)
     # Every seat's secret choice is a decision of its own, apart from the others'.
-    chose = [group for group in groups if timeline.actors[group[0] - 1] >= 0]
-    assert sorted(timeline.actors[group[0] - 1] for group in chose) == [0, 1, 2, 3]
+    chose = [group for group in groups if actors[group[0] - 1] >= 0]
+    assert sorted(actors[group[0] - 1] for group in chose) == [0, 1, 2, 3]
     assert timeline.next_decision(chose[0][0] - 1) == chose[0][-1]
     assert timeline.next_decision(chose[0][-1]) == chose[1][-1]
     assert timeline.previous_decision(chose[1][-1]) == chose[0][-1]
