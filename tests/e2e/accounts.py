@@ -45,8 +45,10 @@ def signed_in(
     viewport: dict[str, int] = DESKTOP,
     language: str = "en",
     axe: bool = False,
+    password: str = PASSWORD,
 ) -> Any:
-    """A browser context of ``email``'s, signed in through the login form."""
+    """A browser context of ``email``'s (whose password is ``password``: the accounts made here
+    share one), signed in through the login form."""
     context = browser.new_context(base_url=site.url, viewport=viewport, bypass_csp=axe)
     context.set_default_timeout(TIMEOUT)
     context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
@@ -54,7 +56,7 @@ def signed_in(
     page.goto("/accounts/login/")
     form = page.locator("form[action='/accounts/login/']")
     form.locator("input[name='login']").fill(email)
-    form.locator("input[name='password']").fill(PASSWORD)
+    form.locator("input[name='password']").fill(password)
     form.locator("button[type=submit]").click()
     expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1, timeout=TIMEOUT)
     return context

@@ -8,6 +8,12 @@ Trade's cards, a blacklist choice, and at a region a purchase through the paymen
 one is offered (its submit button must be enabled on the payment it starts with). Every action must
 reach the other two pages over the WebSocket without a reload, and the game ends on the scoring
 table (section 6) with its chart.
+
+Then what a player does after a game (issue 55), at 1280×800 in English and at 390×844 in
+Traditional Chinese: the chart and the rating change on the match page, its replay opened from
+there and stepped back and forth by keyboard, the whole game's chart beside it, and the player's
+own page with the match among the recent ones and a rating, each page axe-clean and no wider than
+the screen.
 """
 
 from __future__ import annotations
@@ -29,9 +35,11 @@ if _why_not:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from .accounts import set_profile, signed_in  # noqa: E402
 from .players import (  # noqa: E402
     TIMEOUT,
     Player,
+    assert_accessible,
     assert_not_reloaded,
     board_version,
     mark_loaded,
@@ -44,6 +52,12 @@ from .players import (  # noqa: E402
 pytestmark = pytest.mark.e2e
 
 POSITION = Path(__file__).parent / "data" / "dirty_money_late.json"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+AFTER_WORDS = {
+    "en": {"replay": "Replay", "recent": "Recent matches", "rating": "rating", "game": "Dirty Money"},
+    "zh-hant": {"replay": "重播", "recent": "最近的對局", "rating": "積分", "game": "洗錢遊戲"},
+}
 MAX_ACTIONS = 120
 MAX_SECONDS = 240.0
 ACTION_FORMS = "#board #dm-actions form:has(input[name=action])"
@@ -96,7 +110,75 @@ def load_position(site: LiveSite, players: list[Player]) -> str:
     return found.group(2)
 
 
-def test_three_players_finish_a_stored_dirty_money_game(live_site: LiveSite, browser: Any) -> None:
+def assert_fits(page: Any, what: str) -> None:
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"{what} is {wide} px wider than the screen"
+
+
+def replay_step(page: Any) -> int:
+    return int(page.locator("#replay-body").get_attribute("data-step") or "0")
+
+
+def press_and_wait(page: Any, key: str, expected: int) -> None:
+    page.keyboard.press(key)
+    expect(page.locator("#replay-body")).to_have_attribute("data-step", str(expected))
+    assert re.search(rf"[?&]step={expected}\b", page.url), page.url  # each step its own address
+
+
+def after_the_game(
+    browser: Any,
+    site: LiveSite,
+    player: Player,
+    match_url: str,
+    viewport: dict[str, int],
+    language: str,
+    axe_source: str,
+) -> None:
+    """The finished match's page, its replay by keyboard and the player's own page, in a new
+    context of ``player``'s (the CSP bypassed for axe) at ``viewport`` in ``language``."""
+    words = AFTER_WORDS[language]
+    where = f"({language}, {viewport['width']} px)"
+    context = signed_in(
+        browser, site, player.email, viewport=viewport, language=language, axe=True, password=player.password
+    )
+    try:
+        page = context.new_page()
+        page.goto(match_url)
+        expect(page.locator("#match-chart svg polyline.chart-line")).to_have_count(3)
+        expect(page.locator("#match-status")).to_contain_text(words["rating"])  # the change, on the final screen
+        assert_fits(page, f"the finished match {where}")
+        assert_accessible(page, axe_source, f"the finished match {where}")
+
+        page.get_by_role("link", name=words["replay"], exact=True).click()
+        expect(page.locator("#replay-body")).to_be_visible()
+        last = int(page.locator("#replay-body").get_attribute("data-last") or "0")
+        assert last > 10 and replay_step(page) == last
+        press_and_wait(page, "ArrowLeft", last - 1)
+        press_and_wait(page, "ArrowLeft", last - 2)
+        press_and_wait(page, "ArrowRight", last - 1)
+        press_and_wait(page, "Home", 1)
+        press_and_wait(page, "ArrowRight", 2)
+        expect(page.locator("#replay-count")).to_contain_text(str(last))
+        chart = page.locator(".replay-chart figure.chart")
+        expect(chart.locator("polyline.chart-line")).to_have_count(3)  # the whole game's chart beside it
+        chart.locator("summary").focus()
+        page.keyboard.press("Enter")  # its table, from the keyboard
+        expect(chart.locator("table")).to_be_visible()
+        assert_fits(page, f"the replay {where}")
+        assert_accessible(page, axe_source, f"the replay {where}")
+
+        page.locator("header a[href^='/u/']").click()
+        recent = page.get_by_role("heading", name=words["recent"])
+        expect(recent).to_be_visible()
+        expect(page.locator("main")).to_contain_text(words["game"])
+        expect(page.locator(f"main a[href*='{match_url}replay']").first).to_be_attached()
+        assert_fits(page, f"the player's page {where}")
+        assert_accessible(page, axe_source, f"the player's page {where}")
+    finally:
+        context.close()
+
+
+def test_three_players_finish_a_stored_dirty_money_game(live_site: LiveSite, browser: Any, axe_source: str) -> None:
     run = secrets.token_hex(3)
     players = [
         new_player(browser, live_site, number, f"{first}_{run}@example.com")
@@ -177,6 +259,9 @@ def test_three_players_finish_a_stored_dirty_money_game(live_site: LiveSite, bro
         print(f"\n[dirty_money e2e] {actions} actions in {time.monotonic() - started:.1f} s: {clicked}")
         assert clicked.get("choose_location", 0) >= 3, clicked
         assert bought >= 1, f"nobody bought through the payment picker: {clicked}"
+        set_profile(live_site, players[1].email, language="zh-hant")
+        for player, viewport, language in ((players[0], DESKTOP, "en"), (players[1], PHONE, "zh-hant")):
+            after_the_game(browser, live_site, player, match_url, viewport, language, axe_source)
         live_site.check_alive()
     except BaseException:
         print(f"\n[dirty_money e2e] failed after {actions} actions; last: {last}")
