@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
-from django.core.exceptions import ImproperlyConfigured
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
@@ -31,8 +25,7 @@ from games.play.store import rules_for
 from games.push.presenter import viewer_for
 from games.push.pushes import players_group, seat_group, watch_group
 from games.push.speaking import speaking
-from games.runtime.channels_dispatch import serve_in_turn
-from games.runtime.wscompress import DEFLATE
+from games.runtime.channels_dispatch import InTurnConsumer
 from games.sockets import chat, presence
 from games.sockets.frames import SentFrames
 from games.web import ratelimit
@@ -47,7 +40,7 @@ UNREADABLE = gettext_noop("That message could not be read.")
 UNKNOWN = gettext_noop("Unknown message.")
 
 
-class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
+class BaseMatchConsumer(InTurnConsumer):
     """A socket of one match: the connection, its groups, its presence, its client's frames and chat.
 
     A player's socket listens on its seat's group and the players' group, a spectator's on the
@@ -66,22 +59,6 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
     opened = False  # accepted and not refused: a stopping server closes me with 1012 (see __call__)
     move_limit: ratelimit.SocketLimit | None = None  # my moves, counted here (see receive_json)
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """As Channels' own, with my messages handled in fewer loop turns (games.runtime.channels_dispatch)."""
-        self.scope = scope
-        layer = get_channel_layer(self.channel_layer_alias)
-        if layer is None:
-            raise ImproperlyConfigured("a match socket needs a channel layer (CHANNEL_LAYERS)")
-        self.channel_layer = layer
-        self.channel_name = await layer.new_channel()
-        self.base_send = send
-        try:
-            with contextlib.suppress(StopConsumer):
-                await serve_in_turn([receive, functools.partial(layer.receive, self.channel_name)], self.dispatch)
-        except asyncio.CancelledError:
-            await self._server_stopping()
-            raise
-
     async def _server_stopping(self) -> None:
         """Daphne cancels every socket's task when it is stopped (SIGTERM): my client is told the
         server restarts (1012, and reconnects to another at once, rather than seeing the connection
@@ -97,18 +74,6 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.wait_for(self.disconnect(SERVICE_RESTART), STOPPING_SECONDS)
         except Exception:
             log.warning("a stopping socket of match %s did not count itself out", self.match_id, exc_info=True)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """As Channels' own, without its ``close_old_connections`` before every message.
-
-        That call hops onto the process's one shared database thread, so every ping and every push
-        of every socket would queue there. Nothing here touches the database on the event loop: each
-        query runs through ``database_sync_to_async``, which closes old connections itself.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         # A refusal is sent after accepting, so that the page sees the code (a refused handshake is
@@ -287,14 +252,6 @@ class BaseMatchConsumer(AsyncJsonWebsocketConsumer):
     def _language(self) -> str:
         profile = getattr(self.scope.get("user"), "profile", None)
         return getattr(profile, "language", None) or "en"
-
-    async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
-        """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
-        await self._send_text(json.dumps(update), deflate=deflate)
-
-    async def _send_text(self, text: str, *, deflate: bool) -> None:
-        message: Any = {"type": "websocket.send", "text": text, DEFLATE: deflate}
-        await self.base_send(message)  # DEFLATE is our own key, unknown to the ASGI event types
 
 
 def find_seat(match_id: int, user: Any) -> tuple[int | None, bool] | None:
