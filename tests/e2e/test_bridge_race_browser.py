@@ -17,17 +17,11 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import Locator, expect
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import Locator, expect  # noqa: E402
-
-from .bridge_race_forms import ACTION_FORMS, POSITION, TWENTY_YEARS, action_forms, pick  # noqa: E402
-from .players import (  # noqa: E402
+from .bridge_race_forms import ACTION_FORMS, POSITION, TWENTY_YEARS, action_forms, pick
+from .conftest import LiveSite
+from .players import (
     TIMEOUT,
     Player,
     assert_not_reloaded,

@@ -9,16 +9,10 @@ import secrets
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import Page, expect  # noqa: E402
-
-from .stored_pages import DATA, imported, make_accounts, signed_in  # noqa: E402
+from .conftest import LiveSite
+from .stored_pages import DATA, imported, make_accounts, signed_in
 
 pytestmark = pytest.mark.e2e
 

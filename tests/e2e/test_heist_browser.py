@@ -19,17 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import Locator, Page, expect  # noqa: E402
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
-
-from .players import (  # noqa: E402
+from .conftest import LiveSite
+from .players import (
     ROLE_NAMES,
     TIMEOUT,
     Player,

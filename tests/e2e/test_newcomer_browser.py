@@ -22,19 +22,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import Page, expect  # noqa: E402
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
-
-from .accounts import DESKTOP, make_accounts, set_profile, signed_in  # noqa: E402
-from .bridge_race_forms import POSITION, TWENTY_YEARS, action_forms, pick  # noqa: E402
-from .players import (  # noqa: E402
+from .accounts import DESKTOP, make_accounts, set_profile, signed_in
+from .bridge_race_forms import POSITION, TWENTY_YEARS, action_forms, pick
+from .conftest import LiveSite
+from .players import (
     PHONE,
     ROLE_NAMES,
     TIMEOUT,

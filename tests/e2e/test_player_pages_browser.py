@@ -9,17 +9,11 @@ import secrets
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import Page, expect  # noqa: E402
-
-from .accounts import DESKTOP, make_accounts, set_profile, signed_in  # noqa: E402
-from .players import assert_accessible  # noqa: E402
+from .accounts import DESKTOP, make_accounts, set_profile, signed_in
+from .conftest import LiveSite
+from .players import assert_accessible
 
 pytestmark = pytest.mark.e2e
 

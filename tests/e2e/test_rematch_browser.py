@@ -12,17 +12,11 @@ import re
 import secrets
 
 import pytest
+from playwright.sync_api import expect
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import expect  # noqa: E402
-
-from .accounts import make_accounts, signed_in  # noqa: E402
-from .players import TIMEOUT  # noqa: E402
+from .accounts import make_accounts, signed_in
+from .conftest import LiveSite
+from .players import TIMEOUT
 
 pytestmark = pytest.mark.e2e
 

@@ -15,17 +15,11 @@ import secrets
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import Page, expect  # noqa: E402
-
-from .accounts import PASSWORD, make_accounts  # noqa: E402
-from .players import TIMEOUT, mark_loaded  # noqa: E402
+from .accounts import PASSWORD, make_accounts
+from .conftest import LiveSite
+from .players import TIMEOUT, mark_loaded
 
 pytestmark = pytest.mark.e2e
 

@@ -19,17 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
 
-from .conftest import LiveSite, _bin, _free_port, _spawn, _wait_http, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import Page, expect  # noqa: E402
-
-from .accounts import PASSWORD, make_accounts, set_profile, signed_in  # noqa: E402
-from .players import TIMEOUT, assert_accessible  # noqa: E402
+from .accounts import PASSWORD, make_accounts, set_profile, signed_in
+from .conftest import LiveSite, _bin, _free_port, _spawn, _wait_http
+from .players import TIMEOUT, assert_accessible
 
 pytestmark = pytest.mark.e2e
 

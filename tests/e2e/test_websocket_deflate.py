@@ -13,11 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
+from .conftest import LiveSite
 
 pytestmark = pytest.mark.e2e
 

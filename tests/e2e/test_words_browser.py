@@ -12,16 +12,10 @@ import secrets
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
-from .conftest import LiveSite, browser_unavailable
-
-_why_not = browser_unavailable()
-if _why_not:
-    pytest.skip(_why_not, allow_module_level=True)
-
-from playwright.sync_api import expect  # noqa: E402
-
-from .accounts import make_accounts, set_profile, signed_in  # noqa: E402
+from .accounts import make_accounts, set_profile, signed_in
+from .conftest import LiveSite
 
 pytestmark = pytest.mark.e2e
 
