@@ -29,7 +29,7 @@ inherits, holds their defaults. docs/engine-contract.md lists every member.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -331,6 +331,19 @@ def reseat_options(rules: Rules[Any], options: Mapping[str, Any], order: Sequenc
             if template.format(seat=lobby) in options:
                 out[template.format(seat=seated)] = options[template.format(seat=lobby)]
     return out
+
+
+def check_sender(kind: object, seat: int, players: int, system: Collection[str], player: Collection[str]) -> None:
+    """Who may send an action of type ``kind``: the server (``SYSTEM``) the ``system`` types, a
+    seated player the ``player`` types; any other type is unknown. Raises IllegalAction."""
+    if kind in system:
+        if seat != SYSTEM:
+            raise IllegalAction(gettext_noop("Only the server may do that."))
+    elif kind in player:
+        if seat == SYSTEM or not 0 <= seat < players:
+            raise IllegalAction(gettext_noop("Only a player may do that."))
+    else:
+        raise IllegalAction(gettext_noop("Unknown action type."))
 
 
 def rng_for(seed: str, version: int) -> random.Random:

@@ -17,6 +17,7 @@ from ..base import (
     IllegalAction,
     Option,
     Outcome,
+    check_sender,
 )
 from ..base import gettext_noop as _
 from . import bot as _bot
@@ -646,14 +647,7 @@ class DirtyMoneyRules(GenericRules[State]):
 
     def decide(self, state: State, seat: int, action: Action, ctx: DecideContext) -> list[Event]:
         t = action.get("type")
-        if t in SYSTEM_TYPES:
-            if seat != SYSTEM:
-                raise IllegalAction(_("Only the server may do that."))
-        elif t in PLAYER_TYPES:
-            if seat == SYSTEM or not 0 <= seat < state.players:
-                raise IllegalAction(_("Only a player may do that."))
-        else:
-            raise IllegalAction(_("Unknown action type."))
+        check_sender(t, seat, state.players, SYSTEM_TYPES, PLAYER_TYPES)
         if state.phase == OVER:
             raise IllegalAction(_("The game is over."))
         run = _Run(state, ctx)

@@ -18,6 +18,7 @@ from ..base import (
     InvalidAction,
     Option,
     Outcome,
+    check_sender,
     gettext_noop,
 )
 from ..kept import KeptByIdentity
@@ -718,16 +719,9 @@ class HeistRules(GenericRules[State]):
 
     def decide(self, state: State, seat: int, action: Action, ctx: DecideContext) -> list[Event]:
         t = action.get("type")
-        if t in SYSTEM_TYPES:
-            if seat != SYSTEM:
-                raise IllegalAction(_("Only the server may do that."))
-        elif t in PLAYER_TYPES:
-            if seat == SYSTEM or not 0 <= seat < state.players:
-                raise IllegalAction(_("Only a player may do that."))
-            if state.resigned[seat]:
-                raise IllegalAction(_("You have resigned."))
-        else:
-            raise IllegalAction(_("Unknown action type."))
+        check_sender(t, seat, state.players, SYSTEM_TYPES, PLAYER_TYPES)
+        if t in PLAYER_TYPES and state.resigned[seat]:
+            raise IllegalAction(_("You have resigned."))
         if state.phase == OVER:
             raise IllegalAction(_("The game is over."))
         run = _Run(state, ctx)
