@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from .conftest import LiveSite
 from .players import TIMEOUT
@@ -15,17 +15,21 @@ PASSWORD = "Pw-" + secrets.token_urlsafe(12)
 DESKTOP = {"width": 1280, "height": 800}
 
 
-def make_accounts(site: LiveSite, names: list[str]) -> list[str]:
-    """Verified accounts made directly in the site's database (sign-up itself is tested elsewhere)."""
+def make_accounts(site: LiveSite, names: list[str], languages: list[str] | None = None) -> list[str]:
+    """Verified accounts made directly in the site's database (sign-up itself is tested elsewhere),
+    each with the profile's language of ``languages`` where given."""
     emails = [f"{name}@example.com" for name in names]
+    chosen = languages or [""] * len(names)
     code = (
         "from allauth.account.models import EmailAddress\n"
         "from django.contrib.auth import get_user_model\n"
-        f"for email in {emails!r}:\n"
+        f"for email, language in {list(zip(emails, chosen, strict=True))!r}:\n"
         "    name = email.split('@')[0]\n"
         f"    u = get_user_model().objects.create_user(username=name, email=email, password={PASSWORD!r})\n"
         "    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)\n"
         "    u.profile.display_name = email.split('@')[0].split('_')[0].capitalize()\n"
+        "    if language:\n"
+        "        u.profile.language = language\n"
         "    u.profile.save()\n"
     )
     site.manage("shell", "-c", code)
@@ -52,11 +56,15 @@ def signed_in(
     context = browser.new_context(base_url=site.url, viewport=viewport, bypass_csp=axe)
     context.set_default_timeout(TIMEOUT)
     context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
-    page = context.new_page()
+    log_in(context.new_page(), email, password)
+    return context
+
+
+def log_in(page: Page, email: str, password: str = PASSWORD) -> None:
+    """Sign ``email`` in on ``page`` through the login form."""
     page.goto("/accounts/login/")
     form = page.locator("form[action='/accounts/login/']")
     form.locator("input[name='login']").fill(email)
     form.locator("input[name='password']").fill(password)
     form.locator("button[type=submit]").click()
     expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1, timeout=TIMEOUT)
-    return context

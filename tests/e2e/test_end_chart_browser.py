@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from .accounts import make_accounts
 from .conftest import LiveSite
-from .stored_pages import DATA, imported, make_accounts, signed_in
+from .stored_pages import DATA, imported, signed_in
 
 pytestmark = pytest.mark.e2e
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import PASSWORD, make_accounts
+from .accounts import log_in, make_accounts
 from .conftest import LiveSite
 from .players import TIMEOUT, mark_loaded
 
@@ -31,12 +31,7 @@ def signed_in(browser: Any, site: LiveSite, email: str, *, javascript: bool = Tr
     context = browser.new_context(base_url=site.url, java_script_enabled=javascript)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    form = page.locator("form[action='/accounts/login/']")
-    form.locator("input[name='login']").fill(email)
-    form.locator("input[name='password']").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1)
+    log_in(page, email)
     return page
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import PASSWORD, make_accounts, set_profile, signed_in
+from .accounts import log_in, make_accounts, set_profile, signed_in
 from .conftest import LiveSite, _bin, _free_port, _spawn, _wait_http
 from .players import TIMEOUT, assert_accessible
 
@@ -260,12 +260,7 @@ def test_after_a_log_out_the_device_is_off_until_turned_on_again(keyed_site: Liv
         expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(0)
         assert subscriptions(keyed_site, email) == []  # the next person here gets none of this player's
 
-        page.goto("/accounts/login/")
-        form = page.locator("form[action='/accounts/login/']")
-        form.locator("input[name='login']").fill(email)
-        form.locator("input[name='password']").fill(PASSWORD)
-        form.locator("button[type=submit]").click()
-        expect(page.locator("header form[action='/accounts/logout/']")).to_have_count(1)
+        log_in(page, email)
         page.goto("/profile/")
         expect(section.get_by_role("status")).to_have_text("Notifications are off for this device.")
         section.get_by_role("button", name="Turn on notifications on this device").click()
