@@ -47,16 +47,15 @@ async def drain(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
 
 
 async def catch_up(communicator: WebsocketCommunicator, page: Page, revision: int) -> int:
-    """Apply what the socket sends until the page shows ``revision`` (a spectator renders its own
-    board on a ping: it may come later); returns how many of the messages were diffs."""
+    """Apply what the socket sends, in order, until the page shows ``revision`` (a spectator renders
+    its own board on a ping: it may come later); returns how many of the messages were diffs. What
+    comes after that revision stays queued for the next call."""
     diffs = 0
-    for _wait in range(50):
-        for message in await drain(communicator):
+    while page.revision() < revision:
+        message = await communicator.receive_json_from(timeout=5)
+        if message["type"] in ("update", "part"):  # a part: a diff's shared fragments, sent ahead of it
             diffs += "base" in message
             page.apply(message)
-        if page.revision() >= revision:
-            break
-        await communicator.receive_nothing(timeout=0.1)
     return diffs
 
 
