@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -12,11 +13,22 @@ from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from games.models import ChatMessage, Match, MatchEvent, Profile, Seat
+from games.models import (
+    ChatMessage,
+    Match,
+    MatchEvent,
+    Profile,
+    PushSubscription,
+    Rating,
+    RatingChange,
+    Seat,
+    Vacation,
+)
 from games.moderation.event_log import EventLogMixin
 from games.moderation.reveal import RevealForModerationMixin, is_running
 from games.moderation.users import ModeratedUserAdmin
-from games.play import services
+from games.play import services, vacations
+from games.play.errors import ServiceError
 from games.play.store import rules_for
 from games.push.presenter import option_rows, seat_names
 
@@ -179,6 +191,78 @@ class ChatMessageAdmin(admin.ModelAdmin):
 class ProfileAdmin(admin.ModelAdmin):
     list_display = ("user", "display_name", "language", "email_reminders", "turn_sound", "turn_notification")
     search_fields = ("user__email", "display_name")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the site writes and moderators only read: they are derived (ratings, recomputable with
+    ``manage.py recompute_ratings``) or a player's own choice."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Vacation)
+class VacationAdmin(ReadOnlyAdmin):
+    list_display = ("user", "starts_at", "ends_at", "days")
+    search_fields = ("user__username", "user__email")
+    date_hierarchy = "starts_at"
+    actions = ["end_now"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.has_perm("games.change_vacation"))  # for the action alone: no form field
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return ("user", "starts_at", "ends_at", "days", "created_at")
+
+    @admin.action(description=_("End the selected vacations now"), permissions=["change"])
+    def end_now(self, request: HttpRequest, queryset: QuerySet[Vacation]) -> None:
+        ended = 0
+        for vacation in queryset.select_related("user"):
+            try:
+                vacations.end(vacation.user)  # the clocks that waited on the player run again
+            except ServiceError:
+                continue  # already over
+            ended += 1
+        self.message_user(request, _("Ended %(n)s vacations.") % {"n": ended})
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("user", "game", "ordinal", "mu", "sigma", "matches", "updated_at")
+    list_filter = ("game",)
+    search_fields = ("user__username", "user__email")
+    ordering = ("game", "-ordinal")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("match", "user", "seat", "game", "mu_before", "mu_after")
+    list_filter = ("game",)
+    search_fields = ("user__username",)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(ReadOnlyAdmin):
+    """A device's push subscription: who and when, never its keys. A moderator may delete one (the
+    device stops getting notifications until its player turns them on again)."""
+
+    list_display = ("user", "push_service", "created_at", "last_used")
+    search_fields = ("user__username", "user__email")
+    fields = ("user", "push_service", "created_at", "last_used")
+    readonly_fields = fields
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.has_perm("games.delete_pushsubscription"))
+
+    @admin.display(description=_("push service"))
+    def push_service(self, obj: PushSubscription) -> str:
+        return urlsplit(obj.endpoint).hostname or ""
 
 
 User = get_user_model()

@@ -225,3 +225,36 @@ def test_item54_19_the_event_log_is_sentences_in_every_game(moderator: Client, m
         log = page[page.index('class="event-log"') :]
         for kind in types:
             assert f"<td>{kind}</td>" not in log, (game, kind)
+
+
+def test_moderators_read_vacations_ratings_and_devices_and_end_a_vacation(moderator: Client, make_user: Any) -> None:
+    """The models a player's records are made of are in the admin: a vacation can be ended (its
+    clocks run again, through games.play.vacations), ratings are read only, and a device's push
+    subscription shows its push service, never its keys."""
+    from games.models import PushSubscription, Rating, Vacation
+    from games.play import vacations
+
+    player = make_user("traveller")
+    vacation = vacations.start(player, 5)
+    Rating.objects.create(user=player, game="heist", mu=25.0, sigma=8.0, ordinal=1.0, matches=1)
+    device = PushSubscription.objects.create(
+        user=player, endpoint="https://push.example.com/send/abc", p256dh="secret-p256dh", auth="secret-auth"
+    )
+    for model in ("vacation", "rating", "ratingchange", "pushsubscription"):
+        assert moderator.get(reverse(f"admin:games_{model}_changelist")).status_code == 200, model
+    assert moderator.get(reverse("admin:games_rating_add")).status_code == 403
+    rating = Rating.objects.get(user=player)
+    edited = moderator.post(reverse("admin:games_rating_change", args=[rating.pk]), {"mu": "99"})
+    assert edited.status_code == 403 and Rating.objects.get(pk=rating.pk).mu == 25.0
+    page = moderator.get(reverse("admin:games_pushsubscription_change", args=[device.pk])).content.decode()
+    assert "push.example.com" in page and "secret-p256dh" not in page and "secret-auth" not in page
+
+    admin_action(moderator, "vacation", "end_now", [vacation.pk])
+    assert vacations.current(player) is None
+    assert Vacation.objects.get(pk=vacation.pk).days == 1  # only the day begun is taken
+    admin_action(moderator, "pushsubscription", "delete_selected", [device.pk])
+    response = moderator.post(
+        reverse("admin:games_pushsubscription_changelist"),
+        {"action": "delete_selected", "_selected_action": [str(device.pk)], "post": "yes"},
+    )
+    assert response.status_code in (200, 302) and not PushSubscription.objects.filter(pk=device.pk).exists()
