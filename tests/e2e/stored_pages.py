@@ -27,6 +27,27 @@ def signed_in(browser: Any, site: LiveSite, email: str, viewport: dict[str, int]
     return page
 
 
+def imported_all(site: LiveSite, positions: list[Path], emails: list[str]) -> dict[Path, str]:
+    """Every position imported as ``import_match`` does (each seat to the next of ``emails``, twenty
+    years a decision), in one ``manage.py`` process: {position: match URL}."""
+    code = (
+        "import json\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from games.play.archive import import_match\n"
+        f"for path in {[str(p) for p in positions]!r}:\n"
+        "    with open(path) as handle:\n"
+        "        document = json.load(handle)\n"
+        f"    emails = {emails!r}[: document['seat_count']]\n"
+        "    users = [get_user_model().objects.get(email__iexact=e) for e in emails]\n"
+        f"    match = import_match(document, users, time_limit={TWENTY_YEARS})\n"
+        "    print('IMPORTED', path, match.get_absolute_url())\n"
+    )
+    done = site.manage("shell", "-c", code)
+    found = dict(line.split()[1:] for line in done.stdout.splitlines() if line.startswith("IMPORTED "))
+    assert len(found) == len(positions), f"not every position was imported: {done.stdout!r} {done.stderr!r}"
+    return {Path(path): url for path, url in found.items()}
+
+
 def imported(site: LiveSite, position: Path, emails: list[str]) -> str:
     seats = json.loads(position.read_text())["seat_count"]
     done = site.manage("import_match", str(position), *emails[:seats], "--time-limit", TWENTY_YEARS)

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from .accounts import make_accounts
 from .conftest import LiveSite
-from .stored_pages import DATA, imported, signed_in
+from .stored_pages import DATA, imported_all, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -47,7 +47,8 @@ def test_every_finished_game_shows_its_chart_on_a_phone_and_a_desktop(
     tag = secrets.token_hex(3)
     names = [f"eve_{tag}", f"zhu_{tag}", f"sam_{tag}", f"tia_{tag}", f"uma_{tag}"]
     emails = make_accounts(live_site, names, ["en", "zh-hant", "en", "en", "en"])
-    pages = {game: imported(live_site, DATA / f"{game}_over.json", emails) for game in GAMES}
+    found = imported_all(live_site, [DATA / f"{game}_over.json" for game in GAMES], emails)
+    pages = {path.name.removesuffix("_over.json"): url for path, url in found.items()}
     readers = {
         "en": reader(browser, live_site, emails[0], PHONE),
         "zh-hant": reader(browser, live_site, emails[1], PHONE),

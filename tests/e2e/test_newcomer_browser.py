@@ -50,8 +50,8 @@ GUIDES = ("heist", "bridge_race", "dirty_money")
 def test_how_to_play_lobby_and_create_form_are_translated_and_accessible(
     live_site: LiveSite, browser: Any, axe_source: str, language: str
 ) -> None:
-    (email,) = make_accounts(live_site, [f"ann_{secrets.token_hex(3)}"])
-    set_profile(live_site, email, language=language)  # a signed-in reader's language is their profile's
+    # a signed-in reader's language is their profile's
+    (email,) = make_accounts(live_site, [f"ann_{secrets.token_hex(3)}"], [language])
     context = signed_in(browser, live_site, email, language=language, axe=True)
     page = context.new_page()
     heading = "How to play" if language == "en" else "遊戲說明"

@@ -46,8 +46,7 @@ def _profile_of(site: LiveSite, email: str) -> dict[str, Any]:
 def test_the_notification_settings_on_a_phone_by_keyboard(
     browser: Any, live_site: LiveSite, axe_source: str, language: str, legend: str, save: str
 ) -> None:
-    (email,) = make_accounts(live_site, [f"notify_{language.replace('-', '')}_{secrets.token_hex(3)}"])
-    set_profile(live_site, email, language=language)
+    (email,) = make_accounts(live_site, [f"notify_{language.replace('-', '')}_{secrets.token_hex(3)}"], [language])
     context = signed_in(browser, live_site, email, viewport=PHONE, language=language, axe=True)
     page = context.new_page()
     page.goto("/profile/")

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from .accounts import make_accounts
 from .conftest import LiveSite
-from .stored_pages import DATA, imported, signed_in
+from .stored_pages import DATA, imported_all, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -71,7 +71,7 @@ def test_no_page_of_any_game_scrolls_sideways_on_a_phone(live_site: LiveSite, br
     assert {p.name.split("_")[0] for p in positions} >= {"heist", "bridge", "dirty", "exit", "police"}
     assert {p.name for p in positions} >= {f"{g}_over.json" for g in GAMES}  # every game, finished
     pages = {f"{game} lobby": url for game, url in lobbies(live_site, emails[0], emails[1]).items()}
-    pages |= {p.stem: imported(live_site, p, emails) for p in positions}
+    pages |= {path.stem: url for path, url in imported_all(live_site, positions, emails).items()}
     readers = {
         "en": signed_in(browser, live_site, emails[0], PHONE),
         "zh-Hant": signed_in(browser, live_site, emails[1], PHONE),

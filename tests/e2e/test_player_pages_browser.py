@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import DESKTOP, make_accounts, set_profile, signed_in
+from .accounts import DESKTOP, make_accounts, signed_in
 from .conftest import LiveSite
 from .players import assert_accessible
 
@@ -51,9 +51,9 @@ def test_a_players_page_and_a_leaderboard_at_both_widths(
 ) -> None:
     tag = secrets.token_hex(3)
     names = [f"rhea_{tag}", f"sven_{tag}"]
-    emails = make_accounts(live_site, names)
+    # a signed-in player is served in their profile's language
+    emails = make_accounts(live_site, names, ["", language])
     match_id = finished_match(live_site, names)
-    set_profile(live_site, emails[1], language=language)  # a signed-in player is served in their profile's
     words = WORDS[language]
     for viewport in (DESKTOP, PHONE):
         context = signed_in(browser, live_site, emails[1], viewport=viewport, language=language, axe=True)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import make_accounts, set_profile, signed_in
+from .accounts import make_accounts, signed_in
 from .conftest import LiveSite
 from .players import assert_accessible
 from .stored_pages import DATA, imported
@@ -46,9 +46,7 @@ def test_a_finished_match_is_replayed_by_keyboard(
     live_site: LiveSite, browser: Any, axe_source: str, viewport: dict[str, int], language: str
 ) -> None:
     tag = secrets.token_hex(3)
-    emails = make_accounts(live_site, [f"rex_{tag}", f"sue_{tag}", f"tom_{tag}", f"uma_{tag}"])
-    for email in emails:
-        set_profile(live_site, email, language=language)
+    emails = make_accounts(live_site, [f"rex_{tag}", f"sue_{tag}", f"tom_{tag}", f"uma_{tag}"], [language] * 4)
     url = imported(live_site, DATA / "heist_over.json", emails)
     context = signed_in(browser, live_site, emails[0], viewport=viewport, language=language, axe=True)
     words = WORDS[language]

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import log_in, make_accounts, set_profile, signed_in
+from .accounts import log_in, make_accounts, signed_in
 from .conftest import LiveSite, _bin, _free_port, _spawn, _wait_http
 from .players import TIMEOUT, assert_accessible
 
@@ -83,9 +83,7 @@ def keyed_site(live_site: LiveSite) -> Iterator[LiveSite]:
 
 
 def accounts(site: LiveSite, language: str = "en") -> str:
-    (email,) = make_accounts(site, [f"push_{secrets.token_hex(4)}"])
-    if language != "en":
-        set_profile(site, email, language=language)
+    (email,) = make_accounts(site, [f"push_{secrets.token_hex(4)}"], [language if language != "en" else ""])
     return email
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .accounts import make_accounts, set_profile, signed_in
+from .accounts import make_accounts, signed_in
 from .conftest import LiveSite
 
 pytestmark = pytest.mark.e2e
@@ -23,8 +23,7 @@ pytestmark = pytest.mark.e2e
 def test_the_header_language_menu_changes_a_signed_in_readers_language_and_profile(
     live_site: LiveSite, browser: Any
 ) -> None:
-    (email,) = make_accounts(live_site, [f"lin_{secrets.token_hex(3)}"])
-    set_profile(live_site, email, language="en")
+    (email,) = make_accounts(live_site, [f"lin_{secrets.token_hex(3)}"], ["en"])
     context = signed_in(browser, live_site, email, language="en")
     page = context.new_page()
     try:
@@ -76,8 +75,7 @@ _BROKEN_WORDS = """() => {
 def test_heist_card_names_break_only_between_words_and_start_buttons_read_right(
     live_site: LiveSite, browser: Any, language: str
 ) -> None:
-    (email,) = make_accounts(live_site, [f"hyp_{secrets.token_hex(3)}"])
-    set_profile(live_site, email, language=language)
+    (email,) = make_accounts(live_site, [f"hyp_{secrets.token_hex(3)}"], [language])
     for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
         context = signed_in(browser, live_site, email, language=language, viewport=viewport)
         page = context.new_page()
