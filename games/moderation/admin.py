@@ -144,8 +144,22 @@ class SeatAdmin(admin.ModelAdmin):
         self.message_user(request, _("Replaced %(n)s players with bots.") % {"n": queryset.count()})
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the site writes and moderators only read: the event log, derived rows (ratings,
+    recomputable with ``manage.py recompute_ratings``), a player's own choices."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(MatchEvent)
-class MatchEventAdmin(admin.ModelAdmin):
+class MatchEventAdmin(ReadOnlyAdmin):
     list_display = ("match", "seq", "actor", "type", "created_at")
     list_filter = ("type", "match__game")
     readonly_fields = ("match", "seq", "actor", "type", "data", "secret", "visible_to", "created_at")
@@ -158,15 +172,6 @@ class MatchEventAdmin(admin.ModelAdmin):
             fields.remove("secret")
             fields.remove("data")
         return fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(ChatMessage)
@@ -193,20 +198,6 @@ class ProfileAdmin(admin.ModelAdmin):
     search_fields = ("user__email", "display_name")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows the site writes and moderators only read: they are derived (ratings, recomputable with
-    ``manage.py recompute_ratings``) or a player's own choice."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Vacation)
 class VacationAdmin(ReadOnlyAdmin):
     list_display = ("user", "starts_at", "ends_at", "days")
@@ -215,7 +206,8 @@ class VacationAdmin(ReadOnlyAdmin):
     actions = ["end_now"]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.has_perm("games.change_vacation"))  # for the action alone: no form field
+        # Django's own check (the change permission), for the action alone: every field is read-only.
+        return admin.ModelAdmin.has_change_permission(self, request, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return ("user", "starts_at", "ends_at", "days", "created_at")
@@ -258,7 +250,7 @@ class PushSubscriptionAdmin(ReadOnlyAdmin):
     readonly_fields = fields
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.has_perm("games.delete_pushsubscription"))
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)  # Django's own check
 
     @admin.display(description=_("push service"))
     def push_service(self, obj: PushSubscription) -> str:

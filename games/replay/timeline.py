@@ -76,17 +76,13 @@ class EventLog:
             self._blocks[block] = events
         return events[index % self.BLOCK]
 
-    def between(self, start: int, stop: int) -> list[Event]:
-        """``log[start:stop]``."""
-        return [self[index] for index in range(start, stop)]
-
 
 @dataclass
 class Timeline:
     """The events of a match up to ``version``, their times in seconds (the game's own clock,
     ``rules.clock_ms``, where it keeps one; else when each was stored), the steps that end a
-    decision, and the states kept every few steps (``stored``: a finished match's are also in
-    :class:`~games.models.ReplayState` every :data:`STORED_EVERY` steps)."""
+    decision, and the states kept every few steps (a finished match's are also in
+    :class:`~games.models.ReplayState` every :data:`STORED_EVERY` steps, read when first needed)."""
 
     match: Match
     version: int
@@ -95,7 +91,6 @@ class Timeline:
     times: list[float]
     decision_ends: list[int]
     kept: dict[int, Any] = field(default_factory=dict)
-    stored: bool = False
 
     @property
     def last(self) -> int:
@@ -186,7 +181,6 @@ def _stored_timeline(match: Match) -> Timeline | None:
         EventLog(match.pk, match.version),
         index.times,
         index.decision_ends,
-        stored=True,
     )
 
 
@@ -239,7 +233,6 @@ def store_index(timeline: Timeline) -> None:
             )
     except IntegrityError:
         return
-    timeline.stored = True
 
 
 def index_finished_matches(limit: int = 20) -> int:
