@@ -5,37 +5,50 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0014_ratings'),
+        ("games", "0001_squashed_0014_ratings"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ReplayIndex',
+            name="ReplayIndex",
             fields=[
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='replay_index', serialize=False, to='games.match')),
-                ('version', models.PositiveIntegerField()),
-                ('times', models.JSONField()),
-                ('decision_ends', models.JSONField()),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="replay_index",
+                        serialize=False,
+                        to="games.match",
+                    ),
+                ),
+                ("version", models.PositiveIntegerField()),
+                ("times", models.JSONField()),
+                ("decision_ends", models.JSONField()),
             ],
             options={
-                'verbose_name': 'replay index',
-                'verbose_name_plural': 'replay indexes',
+                "verbose_name": "replay index",
+                "verbose_name_plural": "replay indexes",
             },
         ),
         migrations.CreateModel(
-            name='ReplayState',
+            name="ReplayState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('step', models.PositiveIntegerField()),
-                ('state', models.JSONField()),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='replay_states', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("step", models.PositiveIntegerField()),
+                ("state", models.JSONField()),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="replay_states", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'replay state',
-                'verbose_name_plural': 'replay states',
-                'constraints': [models.UniqueConstraint(fields=('match', 'step'), name='one_replay_state_per_step')],
+                "verbose_name": "replay state",
+                "verbose_name_plural": "replay states",
+                "constraints": [models.UniqueConstraint(fields=("match", "step"), name="one_replay_state_per_step")],
             },
         ),
     ]

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from django.apps import apps as django_apps
+from django.contrib.auth.management import create_permissions
 from django.contrib.auth.models import Group, Permission
 from django.db.models import Model
 from django.test import Client
@@ -233,8 +235,11 @@ def play_one(match: Match, rng: Any, pick: Any) -> None:
 
 
 def moderators_group() -> Group:
-    """The group as its migration made it (an earlier transactional test may have flushed it)."""
-    migration = importlib.import_module("games.migrations.0002_moderators_group")
+    """The group as its migration made it (an earlier transactional test may have flushed it, and
+    the permissions with it)."""
+    migration = importlib.import_module("games.migrations.0001_squashed_0014_ratings")
+    for app_config in django_apps.get_app_configs():
+        create_permissions(app_config, verbosity=0)
     group, _ = Group.objects.get_or_create(name="moderators")
     for app_label, codename in migration.MODERATOR_PERMISSIONS:
         group.permissions.add(Permission.objects.get(content_type__app_label=app_label, codename=codename))
