@@ -116,7 +116,11 @@ def match_invite(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return redirect(match)
 
 
-def _lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpResponse:
+@login_required
+@require_POST
+def match_lobby_action(request: HtmxHttpRequest, match_id: int, action: str) -> HttpResponse:
+    """Join, leave, add a bot to or start a match waiting for players: ``action`` is given by the
+    URL (``join``, ``leave``, ``bot``, ``start``, games.urls)."""
     match = get_object_or_404(Match, pk=match_id)
     try:
         if action == "join":
@@ -178,30 +182,6 @@ def _started_board(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     match.refresh_from_db()
     context = match_context(match, request.user, parts=frozenset({"board"}))
     return render(request, f"{MATCH_TEMPLATE}#board", context)  # the form targets #board
-
-
-@login_required
-@require_POST
-def match_join(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    return _lobby_action(request, match_id, "join")
-
-
-@login_required
-@require_POST
-def match_leave(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    return _lobby_action(request, match_id, "leave")
-
-
-@login_required
-@require_POST
-def match_add_bot(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    return _lobby_action(request, match_id, "bot")
-
-
-@login_required
-@require_POST
-def match_start(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    return _lobby_action(request, match_id, "start")
 
 
 @login_required
