@@ -294,19 +294,19 @@ def do_submit_action(
     and a move that finishes the match (its ratings are written in its transaction).
     """
     digest = action_digest(payload)
-    move = (match_id, seat, payload, expected_version, idempotency_key, now, user_id)
+    move = write_paths.Move(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
     try:
         if guarded.enabled():
             try:
-                written = write_paths.write_guarded(*move)
+                written = write_paths.write_guarded(move)
                 if written is None and write_paths.refresh_cache(match_id):
                     # Another process wrote since this one cached the match: decide again on the news.
-                    written = write_paths.write_guarded(*move)
+                    written = write_paths.write_guarded(move)
             except write_paths.Finishing:
                 written = None  # a finishing move changes ratings: the row lock writes it
             if written is not None:
                 return written
-        return write_paths.write_locked(*move)
+        return write_paths.write_locked(move)
     except (IntegrityError, ServiceError):
         if idempotency_key:
             found = write_paths.receipt(match_id, seat, idempotency_key)

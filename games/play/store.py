@@ -7,6 +7,7 @@ any process that misses rebuilds from the snapshot.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -160,15 +161,20 @@ def quoted_columns(model: type[Model]) -> dict[str, str]:
     return {f.name: q(f.column or f.name) for f in model._meta.concrete_fields}
 
 
+def select_sql(model: type[Model], fields: Sequence[str], where: Sequence[str], order_by: str | None = None) -> str:
+    """A plain ``SELECT`` of ``model``'s ``fields``, for the current database: each of ``where`` is a
+    field and a comparison with the next ``%s`` parameter (``"seq >"``), all of them met; ordered by
+    the field ``order_by``, if any."""
+    column = quoted_columns(model)
+    table = connection.ops.quote_name(model._meta.db_table)
+    conditions = (f"{column[name]} {compare} %s" for name, compare in (condition.split() for condition in where))
+    sql = f"SELECT {', '.join(column[name] for name in fields)} FROM {table} WHERE {' AND '.join(conditions)}"
+    return f"{sql} ORDER BY {column[order_by]}" if order_by else sql
+
+
 @cache
 def _events_sql(vendor: str) -> str:
-    column = quoted_columns(MatchEvent)
-    table = connection.ops.quote_name(MatchEvent._meta.db_table)
-    return (
-        f"SELECT {column['type']}, {column['data']}, {column['secret']}, {column['visible_to']}"
-        f" FROM {table} WHERE {column['match']} = %s AND {column['seq']} > %s AND {column['seq']} <= %s"
-        f" ORDER BY {column['seq']}"
-    )
+    return select_sql(MatchEvent, ("type", "data", "secret", "visible_to"), ("match =", "seq >", "seq <="), "seq")
 
 
 def rebuild_from_log(match: Match) -> Any:

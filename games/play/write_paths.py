@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
@@ -33,10 +33,10 @@ from games.play.store import (
     cached_move_base,
     cached_state,
     keep_events,
-    quoted_columns,
     remember,
     remember_row,
     rules_for,
+    select_sql,
     snapshot_state,
 )
 from games.push import presenter, pushes
@@ -65,18 +65,22 @@ class SubmitResult:
         return self.revision - len(presenter.hidden_writes(self.quiet_writes, self.finished, seat))
 
 
+class Move(NamedTuple):
+    """A move asked for (:func:`games.play.services.do_submit_action`), as both write paths take it."""
+
+    match_id: int
+    seat: int
+    payload: dict[str, Any]
+    expected_version: int | None
+    idempotency_key: str | None
+    now: float | None
+    user_id: int | None
+
+
 # --- the guarded statement -------------------------------------------------------------------------
 
 
-def write_guarded(
-    match_id: int,
-    seat: int,
-    payload: dict[str, Any],
-    expected_version: int | None,
-    idempotency_key: str | None,
-    now: float | None,
-    user_id: int | None = None,
-) -> SubmitResult | None:
+def write_guarded(move: Move) -> SubmitResult | None:
     """The move decided on this process's cached row and state, written in one statement.
 
     ``None`` sends the caller on (to catch up, or to the locking path): nothing cached, a version
@@ -86,6 +90,7 @@ def write_guarded(
     state it was judged on is the match's current one and the seat the user's; otherwise it is
     judged again on the fresh state.
     """
+    match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     base = cached_move_base(match_id)
     if base is None:
         return None
@@ -233,16 +238,9 @@ def refresh_cache(match_id: int) -> bool:
 # --- the row lock ----------------------------------------------------------------------------------
 
 
-def write_locked(
-    match_id: int,
-    seat: int,
-    payload: dict[str, Any],
-    expected_version: int | None,
-    idempotency_key: str | None,
-    now: float | None,
-    user_id: int | None = None,
-) -> SubmitResult:
+def write_locked(move: Move) -> SubmitResult:
     """The move decided on the match row, locked, and written through the ORM in that transaction."""
+    match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     with transaction.atomic():
         match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
         _check_player(match_id, seat, user_id)
@@ -344,12 +342,7 @@ def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> No
 
 @cache
 def _receipt_sql(vendor: str) -> str:
-    column = quoted_columns(ActionReceipt)
-    table = connection.ops.quote_name(ActionReceipt._meta.db_table)
-    return (
-        f"SELECT {column['action']}, {column['version']} FROM {table}"
-        f" WHERE {column['match']} = %s AND {column['seat']} = %s AND {column['key']} = %s"
-    )
+    return select_sql(ActionReceipt, ("action", "version"), ("match =", "seat =", "key ="))
 
 
 def receipt(match_id: int, seat: int, key: str) -> tuple[str, int] | None:
