@@ -326,6 +326,18 @@ class _Forms:
         return str(action_fields(self.context, payload))
 
 
+def _cell_form(forms: _Forms, form_id: str, place: Mapping[str, Any], label: str, button: str, extra: str = "") -> str:
+    """The form that places something (the ramp, the mine) on a cell picked from ``place``'s
+    ``options_html``, its fields before ``button`` (the ramp's facing: ``extra``)."""
+    return (
+        f'<form {forms.attrs} id="{form_id}" class="br-form br-inline" data-place="cell">'
+        f"{forms.fields(place.get('payload'))}\n"
+        f'<label class="br-field">{label}\n'
+        f'<select name="cell" data-hl-select>{shown(place.get("options_html", ""))}</select></label>\n'
+        f'{extra}<button type="submit" class="btn">{button}</button>\n</form>\n'
+    )
+
+
 def _start_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
     words = _words()
     out = f'<section class="br-panel">\n<h3>{words["start_of_your_turn"]}</h3>\n'
@@ -345,13 +357,7 @@ def _start_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
                 f'<option value="1">{words["towards_the_finish"]}</option>'
                 f'<option value="-1">{words["towards_the_start"]}</option></select></label>\n'
             )
-        out += (
-            f'<form {forms.attrs} id="br-ramp" class="br-form br-inline" data-place="cell">'
-            f"{forms.fields(ramp.get('payload'))}\n"
-            f'<label class="br-field">{words["place_your_ramp_first"]}\n'
-            f'<select name="cell" data-hl-select>{shown(ramp.get("options_html", ""))}</select></label>\n'
-            f'{facing}<button type="submit" class="btn">{words["place_the_ramp"]}</button>\n</form>\n'
-        )
+        out += _cell_form(forms, "br-ramp", ramp, words["place_your_ramp_first"], words["place_the_ramp"], facing)
     return out + "</section>\n"
 
 
@@ -427,13 +433,7 @@ def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
         )
     mine = act.get("mine")
     if mine:
-        out += (
-            f'<form {forms.attrs} id="br-mine" class="br-form br-inline" data-place="cell">'
-            f"{forms.fields(mine.get('payload'))}\n"
-            f'<label class="br-field">{words["bury_your_mine_at"]}\n'
-            f'<select name="cell" data-hl-select>{shown(mine.get("options_html", ""))}</select></label>\n'
-            f'<button type="submit" class="btn">{words["bury_the_mine"]}</button>\n</form>\n'
-        )
+        out += _cell_form(forms, "br-mine", mine, words["bury_your_mine_at"], words["bury_the_mine"])
     end = act.get("end_turn")
     if end:
         sale = ""
