@@ -2,7 +2,8 @@
 on the server as SVG by ``templates/games/includes/chart.html``, with a table of the same numbers.
 
 :func:`line_chart` takes the numbers and the already translated words and returns the dict the
-template draws: the lines in the SVG's own coordinates, the axis ticks, a legend and the table.
+template draws: the lines in the SVG's own coordinates, the axis ticks, a legend and the table
+(:func:`numbered_chart` names its points by their numbers).
 Nothing here reads an engine's state: each board turns its view's series into the rows, so a chart
 holds only what that view holds. Seat ``n`` is drawn in the colour and dash of ``chart-seat-n``
 (``static/css/site.css``), the same on every board, so a line is told apart without its colour.
@@ -136,6 +137,36 @@ def line_chart(
         "columns": [*columns, *([bars[0]] if bars is not None else [])],
         "rows": table_rows,
     }
+
+
+def numbered_chart(
+    *,
+    title: str,
+    axis: str,
+    value_name: str,
+    point: str,
+    numbers: Sequence[int],
+    rows: Sequence[Sequence[int]],
+    names: Mapping[int, str],
+    start: tuple[str, str] | None = None,
+    lower_is_better: bool = False,
+    bars: tuple[str, Sequence[int]] | None = None,
+) -> dict[str, Any] | None:
+    """:func:`line_chart` of points numbered ``numbers`` (rounds, heists), one per row: each named
+    ``point`` with its number in the table (``"Round %(n)s"``), and its number alone under the x
+    axis. ``start`` names the point numbered 0 when the series starts before the first one: its
+    name in the table and its tick (heist's balances before the first heist)."""
+    return line_chart(
+        title=title,
+        axis=axis,
+        value_name=value_name,
+        labels=[start[0] if start and not n else point % {"n": n} for n in numbers],
+        ticks=[start[1] if start and not n else str(n) for n in numbers],
+        rows=rows,
+        names=names,
+        lower_is_better=lower_is_better,
+        bars=bars,
+    )
 
 
 def numbered_from_end(count: int, last: int) -> list[int]:

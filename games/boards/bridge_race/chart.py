@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.boards.charts import line_chart
+from games.boards.charts import numbered_chart
 from games.push.speaking import gettext as _
 
 
@@ -15,14 +15,12 @@ def chart(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] |
     Each entry is the round's number then each seat's place (1: in front); 1st is drawn at the top.
     """
     history = view.get("place_history") or []
-    if not history:
-        return None
-    return line_chart(
+    return numbered_chart(
         title=_("Places at the end of each round"),
         axis=_("Round"),
         value_name=_("place, 1 is in front"),
-        labels=[_("Round %(n)s") % {"n": entry[0]} for entry in history],
-        ticks=[str(entry[0]) for entry in history],
+        point=_("Round %(n)s"),
+        numbers=[entry[0] for entry in history],
         rows=[entry[1:] for entry in history],
         names=names,
         lower_is_better=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.boards.charts import line_chart, numbered_from_end
+from games.boards.charts import numbered_chart, numbered_from_end
 from games.push.speaking import gettext as _
 
 
@@ -14,13 +14,12 @@ def chart(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] |
     history = view.get("score_history") or []
     if not history:
         return None
-    numbers = numbered_from_end(len(history), int(view["round"]))
-    return line_chart(
+    return numbered_chart(
         title=_("Scores after each round"),
         axis=_("Round"),
         value_name=_("points"),
-        labels=[_("Round %(n)s") % {"n": n} for n in numbers],
-        ticks=[str(n) for n in numbers],
+        point=_("Round %(n)s"),
+        numbers=numbered_from_end(len(history), int(view["round"])),
         rows=history,
         names=names,
     )

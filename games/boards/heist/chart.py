@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.boards.charts import line_chart, numbered_from_end
+from games.boards.charts import numbered_chart, numbered_from_end
 from games.push.speaking import gettext as _
 
 
@@ -14,13 +14,13 @@ def chart(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] |
     history = view.get("money_history") or []
     if not history:
         return None
-    numbers = numbered_from_end(len(history), int(view["heist"]))
-    return line_chart(
+    return numbered_chart(
         title=_("Money after each heist"),
         axis=_("Heist number"),
         value_name=_("millions"),
-        labels=[_("Heist %(n)s") % {"n": n} if n else _("Before the first heist") for n in numbers],
-        ticks=[str(n) if n else _("Start") for n in numbers],
+        point=_("Heist %(n)s"),
+        numbers=numbered_from_end(len(history), int(view["heist"])),
         rows=history,
         names=names,
+        start=(_("Before the first heist"), _("Start")),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.boards.charts import line_chart
+from games.boards.charts import numbered_chart
 from games.push.speaking import gettext as _
 
 
@@ -17,26 +17,14 @@ def chart(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] |
     seat's points (cards) after it.
     """
     history = view.get("round_history") or []
-    if not history:
-        return None
-    rows = [entry[2:] for entry in history]
-    if view.get("variant") == "young":
-        return line_chart(
-            title=_("Cards after each turn"),
-            axis=_("Turn"),
-            value_name=_("cards"),
-            labels=[_("Turn %(n)s") % {"n": entry[0]} for entry in history],
-            ticks=[str(entry[0]) for entry in history],
-            rows=rows,
-            names=names,
-        )
-    return line_chart(
-        title=_("Points after each round"),
-        axis=_("Round"),
-        value_name=_("points"),
-        labels=[_("Round %(n)s") % {"n": entry[0]} for entry in history],
-        ticks=[str(entry[0]) for entry in history],
-        rows=rows,
+    young = view.get("variant") == "young"
+    return numbered_chart(
+        title=_("Cards after each turn") if young else _("Points after each round"),
+        axis=_("Turn") if young else _("Round"),
+        value_name=_("cards") if young else _("points"),
+        point=_("Turn %(n)s") if young else _("Round %(n)s"),
+        numbers=[entry[0] for entry in history],
+        rows=[entry[2:] for entry in history],
         names=names,
-        bars=(_("Safes cracked"), [entry[1] for entry in history]),
+        bars=None if young else (_("Safes cracked"), [entry[1] for entry in history]),
     )
