@@ -27,6 +27,12 @@ def signed_m(amount: int) -> str:
     return f"+{amount}M" if amount > 0 else f"−{-amount}M" if amount < 0 else "0M"
 
 
+def _pay(change: list[int], payer: int, payee: int, amount: int) -> None:
+    """Seat ``payer`` pays ``amount`` to seat ``payee``, in the heist's money ``change`` per seat."""
+    change[payer] -= amount
+    change[payee] += amount
+
+
 def heist_result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
     """Who was what, what happened to each stake, the split and each seat's money change: once the
     heist has resolved (its ``heist_ended``), never while it pauses for the lone Informant's naming
@@ -89,15 +95,13 @@ def heist_result(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str,
             money.append(text)
         elif t == "driver_fee":
             for p in d["payments"]:
-                change[p["seat"]] -= p["amount"]
-                change[d["seat"]] += p["amount"]
+                _pay(change, p["seat"], d["seat"], p["amount"])
                 money.append(
                     _("%(payer)s paid the Driver %(driver)s %(n)sM.")
                     % {"payer": _name(names, p["seat"]), "driver": _name(names, d["seat"]), "n": p["amount"]}
                 )
         elif t == "goon_theft":
-            change[d["thug_seat"]] -= d["amount"]
-            change[d["seat"]] += d["amount"]
+            _pay(change, d["thug_seat"], d["seat"], d["amount"])
             money.append(
                 _("The Goon %(goon)s took %(n)sM from the Thug %(thug)s.")
                 % {"goon": _name(names, d["seat"]), "thug": _name(names, d["thug_seat"]), "n": d["amount"]}
