@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from django.contrib import admin, messages
@@ -32,6 +33,9 @@ from games.play.errors import ServiceError
 from games.play.store import rules_for
 from games.push.presenter import option_rows, seat_names
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 class SeatInline(admin.TabularInline):
     model = Seat
@@ -58,8 +62,24 @@ class GameFilter(admin.SimpleListFilter):
         return queryset.filter(game=self.value()) if self.value() else queryset
 
 
+class ActionsOnlyAdmin(admin.ModelAdmin):
+    """Rows the site makes and moderators change only through its actions, each a service call per
+    row, so that it leaves events: none is added here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def act_on_each(
+        self, request: HttpRequest, queryset: QuerySet[Any], act: Callable[[Any], object], done: StrOrPromise
+    ) -> None:
+        """``act`` on every selected row, then tell how many: ``done`` with ``%(n)s``."""
+        for row in queryset:
+            act(row)
+        self.message_user(request, done % {"n": queryset.count()})
+
+
 @admin.register(Match)
-class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
+class MatchAdmin(EventLogMixin, RevealForModerationMixin, ActionsOnlyAdmin):
     list_display = ("id", "game_label", "players", "status", "time_limit", "next_deadline", "created_at")
     list_filter = (GameFilter, "status")
     search_fields = ("id", "host__email")
@@ -88,9 +108,6 @@ class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
     inlines = [SeatInline]
     actions = ["abort_matches", "force_timeouts"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return super().get_queryset(request).prefetch_related("seats__user__profile")
 
@@ -112,9 +129,9 @@ class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Abort the selected matches"), permissions=["change"])
     def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        for match in queryset:
-            services.do_abort_match(match.pk)
-        self.message_user(request, _("Aborted %(n)s matches.") % {"n": queryset.count()})
+        self.act_on_each(
+            request, queryset, lambda match: services.do_abort_match(match.pk), _("Aborted %(n)s matches.")
+        )
 
     @admin.action(description=_("Apply the current time-out now"), permissions=["change"])
     def force_timeouts(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
@@ -128,20 +145,20 @@ class MatchAdmin(EventLogMixin, RevealForModerationMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ActionsOnlyAdmin):
     list_display = ("match", "number", "user", "is_bot", "resigned", "waiting_since")
     list_filter = ("is_bot", "resigned", "match__game")
     readonly_fields = ("match", "number", "user", "is_bot", "resigned", "waiting_since", "reminded_at")
     actions = ["replace_with_bot"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     @admin.action(description=_("Replace the selected players with bots"), permissions=["change"])
     def replace_with_bot(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
-        for seat in queryset:
-            services.do_replace_with_bot(seat.match_id, seat.number)
-        self.message_user(request, _("Replaced %(n)s players with bots.") % {"n": queryset.count()})
+        self.act_on_each(
+            request,
+            queryset,
+            lambda seat: services.do_replace_with_bot(seat.match_id, seat.number),
+            _("Replaced %(n)s players with bots."),
+        )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -175,21 +192,16 @@ class MatchEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ActionsOnlyAdmin):
     list_display = ("match", "seat", "to_seat", "text", "hidden", "created_at")
     list_filter = ("hidden",)
     search_fields = ("text",)
     readonly_fields = ("match", "seat", "to_seat", "text", "hidden", "created_at")
     actions = ["hide_messages"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     @admin.action(description=_("Hide the selected messages"), permissions=["change"])
     def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        for message in queryset:
-            services.do_hide_chat(message.pk)
-        self.message_user(request, _("Hid %(n)s messages.") % {"n": queryset.count()})
+        self.act_on_each(request, queryset, lambda message: services.do_hide_chat(message.pk), _("Hid %(n)s messages."))
 
 
 @admin.register(Profile)
