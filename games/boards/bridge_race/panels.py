@@ -325,6 +325,15 @@ class _Forms:
     def fields(self, payload: Any) -> str:
         return str(action_fields(self.context, payload))
 
+    def button(self, payload: Any, label: str, *, form_id: str = "", style: str = "btn", attrs: str = "") -> str:
+        """A form of one submit button sending ``payload``: ``style`` is the button's classes,
+        ``attrs`` its further attributes, ``label`` its (escaped) contents."""
+        ident = f' id="{form_id}"' if form_id else ""
+        return (
+            f'<form {self.attrs}{ident} class="action-form">{self.fields(payload)}'
+            f'<button type="submit" class="{style}"{attrs}>{label}</button></form>'
+        )
+
 
 def _cell_form(forms: _Forms, form_id: str, place: Mapping[str, Any], label: str, button: str, extra: str = "") -> str:
     """The form that places something (the ramp, the mine) on a cell picked from ``place``'s
@@ -342,12 +351,14 @@ def _start_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
     words = _words()
     out = f'<section class="br-panel">\n<h3>{words["start_of_your_turn"]}</h3>\n'
     if act.get("roll"):
-        out += (
-            f'<form {forms.attrs} id="br-roll" class="action-form">{forms.fields(act["roll"])}'
-            '<button type="submit" class="btn primary br-big"><svg class="br-face" viewBox="0 0 40 40" '
-            'aria-hidden="true"><use href="#br-f-DAMAGE" width="40" height="40"/></svg> '
-            f"{words['roll_the_5_dice']}</button></form>\n"
+        face = (
+            '<svg class="br-face" viewBox="0 0 40 40" aria-hidden="true">'
+            '<use href="#br-f-DAMAGE" width="40" height="40"/></svg>'
         )
+        roll = forms.button(
+            act["roll"], f"{face} {words['roll_the_5_dice']}", form_id="br-roll", style="btn primary br-big"
+        )
+        out += roll + "\n"
     ramp = act.get("ramp")
     if ramp:
         facing = ""
@@ -389,11 +400,8 @@ def _reroll(reroll: Mapping[str, Any], forms: _Forms) -> str:
 
 
 def _finalize(payload: Any, forms: _Forms) -> str:
-    return (
-        f'<div class="row br-finalize">\n<form {forms.attrs} id="br-finalize" class="action-form">'
-        f'{forms.fields(payload)}<button type="submit" class="btn primary">{_words()["these_dice_are_final"]}'
-        "</button></form>\n</div>\n"
-    )
+    final = forms.button(payload, _words()["these_dice_are_final"], form_id="br-finalize", style="btn primary")
+    return f'<div class="row br-finalize">\n{final}\n</div>\n'
 
 
 def _steps(view: Mapping[str, Any], steps: list[dict[str, Any]], forms: _Forms) -> str:
@@ -427,10 +435,7 @@ def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
     words = _words()
     out = f'<section class="br-panel">\n<h3>{words["end_of_your_turn"]}</h3>\n'
     if act.get("handbrake"):
-        out += (
-            f'<form {forms.attrs} class="action-form">{forms.fields(act["handbrake"])}'
-            f'<button type="submit" class="btn">{words["handbrake"]}</button></form>\n'
-        )
+        out += forms.button(act["handbrake"], words["handbrake"]) + "\n"
     mine = act.get("mine")
     if mine:
         out += _cell_form(forms, "br-mine", mine, words["bury_your_mine_at"], words["bury_the_mine"])
@@ -522,13 +527,13 @@ def _shots(shots: Sequence[Mapping[str, Any]], forms: _Forms) -> str:
         if len(dirs) == 1:
             d = dirs[0]
             fire = gettext("Fire die #%(n)s %(dir)s") % {"n": number, "dir": shown(d.get("name", ""))}
-            branch = (
-                f'\n\n<form {forms.attrs} class="action-form">{forms.fields(d.get("payload"))}'
-                f'<button type="submit" class="btn" data-ray="{shown(d.get("ray", ""))}">'
+            face = (
                 '<svg class="br-face inline face-SHOOT" viewBox="0 0 40 40" aria-hidden="true">'
-                '<use href="#br-f-SHOOT" width="40" height="40"/></svg> '
-                f"{fire} <small>{shown(d.get('hint', ''))}</small></button></form>\n\n"
+                '<use href="#br-f-SHOOT" width="40" height="40"/></svg>'
             )
+            label = f"{face} {fire} <small>{shown(d.get('hint', ''))}</small>"
+            ray = f' data-ray="{shown(d.get("ray", ""))}"'
+            branch = f"\n\n{forms.button(d.get('payload'), label, attrs=ray)}\n\n"
         else:
             options = "".join(
                 f'<option value="{shown(d.get("value", ""))}" data-ray="{shown(d.get("ray", ""))}">'
