@@ -347,9 +347,14 @@ def _cell_form(forms: _Forms, form_id: str, place: Mapping[str, Any], label: str
     )
 
 
+def _panel(title: str, body: str) -> str:
+    """A section of the action panel: its heading ``title``, then ``body``."""
+    return f'<section class="br-panel">\n<h3>{title}</h3>\n{body}</section>\n'
+
+
 def _start_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
     words = _words()
-    out = f'<section class="br-panel">\n<h3>{words["start_of_your_turn"]}</h3>\n'
+    out = ""
     if act.get("roll"):
         face = (
             '<svg class="br-face" viewBox="0 0 40 40" aria-hidden="true">'
@@ -369,7 +374,7 @@ def _start_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
                 f'<option value="-1">{words["towards_the_start"]}</option></select></label>\n'
             )
         out += _cell_form(forms, "br-ramp", ramp, words["place_your_ramp_first"], words["place_the_ramp"], facing)
-    return out + "</section>\n"
+    return _panel(words["start_of_your_turn"], out)
 
 
 def _reroll(reroll: Mapping[str, Any], forms: _Forms) -> str:
@@ -425,15 +430,12 @@ def _steps(view: Mapping[str, Any], steps: list[dict[str, Any]], forms: _Forms) 
             f"{shown(s.get('name', ''))}\n"
             f"<small>{shown(s.get('cell', ''))}{cost}</small>\n{hint}\n</button>\n</form>\n"
         )
-    return (
-        f'<section class="br-panel">\n<h3>{drive}\n<small>· {tokens}</small></h3>\n'
-        f'<div class="br-steps">\n{"".join(buttons)}</div>\n</section>\n'
-    )
+    return _panel(f"{drive}\n<small>· {tokens}</small>", f'<div class="br-steps">\n{"".join(buttons)}</div>\n')
 
 
 def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
     words = _words()
-    out = f'<section class="br-panel">\n<h3>{words["end_of_your_turn"]}</h3>\n'
+    out = ""
     if act.get("handbrake"):
         out += forms.button(act["handbrake"], words["handbrake"]) + "\n"
     mine = act.get("mine")
@@ -458,7 +460,7 @@ def _end_of_turn(act: Mapping[str, Any], forms: _Forms) -> str:
             f'{sale}<button type="submit" class="btn primary">{words["end_the_turn"]} '
             '<output data-out="sell"></output></button>\n</form>\n'
         )
-    return out + "</section>\n"
+    return _panel(words["end_of_your_turn"], out)
 
 
 def _resolve(r: Mapping[str, Any], forms: _Forms) -> str:
