@@ -1,6 +1,7 @@
 """The platform tests' fixtures (pytest-django): eager Celery, fast passwords, fresh caches, closed
-writer threads, and ``make_user``. They live in this tree only, so the engine tests (tests/engines,
-pure Python) run without any of them, with or without pytest-django (``-p no:django``)."""
+writer threads, ``make_user``, and the server's clock moved on (``later``) or held (``test_clock``).
+They live in this tree only, so the engine tests (tests/engines, pure Python) run without any of
+them, with or without pytest-django (``-p no:django``)."""
 
 from __future__ import annotations
 
@@ -208,6 +209,19 @@ def start_worker(tmp_path: Path, private_queue: str) -> Any:
     log_file = tmp_path / "worker.log"
     if log_file.exists():
         print(log_file.read_text()[-3000:])
+
+
+@pytest.fixture
+def later(monkeypatch: Any) -> Any:
+    """Move the server clock (games.play.clock.now) forward by some seconds."""
+    from games.play import clock
+
+    real = clock.now
+
+    def move(seconds: float) -> None:
+        monkeypatch.setattr(clock, "now", lambda: real() + seconds)
+
+    return move
 
 
 @pytest.fixture

@@ -17,17 +17,6 @@ from .helpers import started_match, state_of
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def later(monkeypatch: Any) -> Any:
-    """Move the server clock forward by some seconds."""
-    real = clock.now
-
-    def move(seconds: float) -> None:
-        monkeypatch.setattr(clock, "now", lambda: real() + seconds)
-
-    return move
-
-
 def test_deadline_sweep_applies_the_default_when_time_runs_out(make_user: Any, later: Any) -> None:
     match, _ = started_match(make_user, time_limit=60)
     assert match.next_deadline is not None
