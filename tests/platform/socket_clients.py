@@ -1,5 +1,5 @@
-"""WebSocket clients for the platform tests: a socket opened as a given user on a match, and the
-messages a client sends and waits for."""
+"""WebSocket clients for the platform tests: a socket opened as a given user on a match (with the page
+its first update shows), and the messages a client sends and waits for."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from games.sockets.routing import websocket_urlpatterns
+
+from .pagesim import Page
 
 
 def as_user(user: Any) -> Any:
@@ -24,14 +26,27 @@ def as_user(user: Any) -> Any:
     return app
 
 
-async def connect(user: Any, match_id: int) -> WebsocketCommunicator:
-    """A socket of ``user`` on the match, connected, its first update read."""
+async def first_update(user: Any, match_id: int) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    """A socket of ``user`` on the match, connected, and the first update it got."""
     communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
     connected, _ = await communicator.connect()
     assert connected
     first = await communicator.receive_json_from(timeout=5)
     assert first["type"] == "update"
+    return communicator, first
+
+
+async def connect(user: Any, match_id: int) -> WebsocketCommunicator:
+    """A socket of ``user`` on the match, connected, its first update read."""
+    communicator, _first = await first_update(user, match_id)
     return communicator
+
+
+async def open_page(user: Any, match_id: int) -> tuple[WebsocketCommunicator, Page]:
+    """A socket of ``user`` on the match and the page its first update shows: a full board."""
+    communicator, first = await first_update(user, match_id)
+    assert "base" not in first  # a full board on connect
+    return communicator, Page(first["html"])
 
 
 async def answer_to(communicator: WebsocketCommunicator) -> dict[str, Any]:

@@ -18,18 +18,9 @@ from games.push import pushes
 
 from .helpers import play_bots, started_match
 from .pagesim import Page, normal, spans
-from .socket_clients import as_user
+from .socket_clients import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-async def open_page(user: Any, match_id: int) -> tuple[WebsocketCommunicator, Page]:
-    communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
-    connected, _ = await communicator.connect()
-    assert connected
-    first = await communicator.receive_json_from(timeout=5)
-    assert first["type"] == "update"
-    return communicator, Page(first["html"])
 
 
 async def catch_up(communicator: WebsocketCommunicator, page: Page, revision: int, sent: list[str]) -> None:

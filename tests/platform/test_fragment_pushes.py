@@ -23,18 +23,9 @@ from games.push import pushes
 
 from .helpers import random_move, started_match
 from .pagesim import Page, normal, spans
-from .socket_clients import as_user
+from .socket_clients import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-async def open_page(user: Any, match_id: int) -> tuple[WebsocketCommunicator, Page]:
-    communicator = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
-    connected, _ = await communicator.connect()
-    assert connected
-    first = await communicator.receive_json_from(timeout=5)
-    assert first["type"] == "update" and "base" not in first  # a full board on connect
-    return communicator, Page(first["html"])
 
 
 async def drain(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
