@@ -76,6 +76,7 @@ def main() -> None:
         from games.replay import timeline
         from games.runtime import gc_tuning
         from games.web.replay import replay_url
+        from tests.engines.random_play import stored_document
 
         gc_tuning.tune(settings.HIDEOUT_GC_TUNING)  # as config/asgi.py tunes a daphne once loaded
         settings.ALLOWED_HOSTS = ["*"]
@@ -84,16 +85,7 @@ def main() -> None:
         for game in args.game or sorted(PLAYERS):
             players, options, log = long_log(game, args.events, args.tries)
             users = [get_user_model().objects.create_user(f"{game}{n}", password="x") for n in range(players)]
-            document = {
-                "format": 1,
-                "game": game,
-                "seat_count": players,
-                "options": options,
-                "time_limit": 60,
-                "seed": f"bench-{game}",
-                "events": [{"actor": -1, **event.to_json()} for event in log],
-            }
-            match = import_match(document, users)
+            match = import_match(stored_document(game, players, options, log, f"bench-{game}"), users)
             client = Client()
             client.force_login(users[0])
             viewpoints = ["all", *(str(n + 1) for n in range(players))]

@@ -1,5 +1,6 @@
-"""Random play for the engine tests that need whole games: one random turn, and an action decided
-as the site decides what a page sends (after a JSON round trip)."""
+"""Random play for the engine tests that need whole games: one random turn, an action decided as
+the site decides what a page sends (after a JSON round trip), and a played game as the match
+document the site stores."""
 
 from __future__ import annotations
 
@@ -63,3 +64,17 @@ def play(rules: Rules[Any], players: int, options: dict[str, Any], seed: int) ->
             state = rules.evolve(state, event)
         log.extend(events)
     return initial, state, log
+
+
+def stored_document(game: str, players: int, options: dict[str, Any], log: list[Event], seed: str) -> dict[str, Any]:
+    """The match document ``games.play.archive.import_match`` reads of a game played to ``log``, 60 s a
+    decision; no actor is recorded (import replays the events, it does not decide them again)."""
+    return {
+        "format": 1,
+        "game": game,
+        "seat_count": players,
+        "options": options,
+        "time_limit": 60,
+        "seed": seed,
+        "events": [{"actor": -1, **event.to_json()} for event in log],
+    }

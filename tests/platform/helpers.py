@@ -21,6 +21,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engines.base import SYSTEM
+from games.engines.exit_memory.state import CHAIN, EXTRA, TURN
+from games.engines.exit_memory.state import State as ExitMemoryState
 from games.engines.registry import get_rules
 from games.models import Match, Seat
 from games.play import services
@@ -63,6 +65,22 @@ def state_of(match: Match) -> Any:
     return load_state(match)
 
 
+def tiles_hidden_from(state: ExitMemoryState, seat: int | None) -> set[str]:
+    """Emergency Exit tile ids ``seat`` may not see: the deck, the others' hands and, during a round,
+    the covered pile (every tile but a face-up top)."""
+    hidden = set(state.deck)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            hidden |= set(hand)
+    if state.phase in (TURN, EXTRA, CHAIN):
+        hidden |= {p.tile for p in state.pile[:-1]}
+        if state.pile and state.pile[-1].face_down:
+            hidden.add(state.pile[-1].tile)
+    elif state.result:
+        hidden -= {p["tile"] for p in state.result["pile"]}
+    return hidden
+
+
 def choose_all(match: Match, role: str = "THUG") -> None:
     """Every seat submits its secret choice in planning (one role each)."""
     rules = get_rules(match.game)
@@ -103,8 +121,11 @@ def collector_off() -> Iterator[None]:
         gc.enable()
 
 
-def client_for(user: Any) -> Client:
-    """A test client logged in as ``user``."""
+def client_for(user: Any, language: str = "") -> Client:
+    """A test client logged in as ``user``; with ``language``, the profile's language set to it first."""
+    if language:
+        user.profile.language = language
+        user.profile.save()
     client = Client()
     client.force_login(user)
     return client
@@ -135,6 +156,18 @@ def page_html(client: Client, match: Match) -> str:
     response = client.get(reverse("match", args=[match.pk]))
     assert response.status_code == 200
     return response.content.decode()
+
+
+def sent_create_form(client: Client, game: str, seats: int, **fields: str) -> Any:
+    """The answer to the create form sent by ``client``: ``game`` for ``seats`` at 60 s a decision,
+    with the game's own ``fields`` (``<game>__<option>``)."""
+    form = {"game": game, "seats": str(seats), "time_amount": "60", "time_unit": "seconds", **fields}
+    return client.post(reverse("match_create"), form)
+
+
+def page_for(user: Any, match: Match) -> str:
+    """The match page as ``user``, logged in, gets it (which must be a 200)."""
+    return page_html(client_for(user), match)
 
 
 def play_bots(match: Match, rng: random.Random, steps: int, on_step: Callable[[Any], None] | None = None) -> Any:

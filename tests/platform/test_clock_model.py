@@ -9,12 +9,13 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.engines.registry import available, get_rules
 from games.models import Match
 from games.play import services
+
+from .helpers import client_for, sent_create_form
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +27,7 @@ def test_item6_each_game_declares_whether_it_runs_on_the_time_limit_per_decision
 
 
 def test_item6_the_create_form_ties_the_generic_time_fields_to_the_games_that_use_them(make_user: Any) -> None:
-    client = Client()
-    client.force_login(make_user())
+    client = client_for(make_user())
     html = client.get(reverse("match_create")).content.decode()
     for name in ("time_amount", "time_unit"):
         tag = re.search(rf'<(input|select)[^>]*name="{name}"[^>]*>', html)
@@ -38,18 +38,8 @@ def test_item6_the_create_form_ties_the_generic_time_fields_to_the_games_that_us
 
 def test_item6_an_exit_memory_match_with_300_second_turns_says_so_and_nothing_else(make_user: Any) -> None:
     host = make_user()
-    client = Client()
-    client.force_login(host)
-    answer = client.post(
-        reverse("match_create"),
-        {
-            "game": "exit_memory",
-            "seats": "2",
-            "time_amount": "60",
-            "time_unit": "seconds",
-            "exit_memory__turn_seconds": "300",
-        },
-    )
+    client = client_for(host)
+    answer = sent_create_form(client, "exit_memory", 2, exit_memory__turn_seconds="300")
     assert answer.status_code == 302
     page = client.get(Match.objects.get(host=host).get_absolute_url()).content.decode()
     assert "Time limit per decision" not in page
@@ -60,14 +50,12 @@ def test_item6_an_exit_memory_match_with_300_second_turns_says_so_and_nothing_el
 def test_item6_games_on_their_own_clock_show_no_generic_time_limit(make_user: Any, game: str) -> None:
     host = make_user()
     match = services.do_create_match(host, game, 2, {}, 60)
-    client = Client()
-    client.force_login(host)
+    client = client_for(host)
     assert "Time limit per decision" not in client.get(match.get_absolute_url()).content.decode()
 
 
 def test_item6_heist_states_its_time_limit_per_decision(make_user: Any) -> None:
     host = make_user()
     match = services.do_create_match(host, "heist", 3, {}, 300)
-    client = Client()
-    client.force_login(host)
+    client = client_for(host)
     assert "Time limit per decision: 5 minutes" in client.get(match.get_absolute_url()).content.decode()

@@ -14,34 +14,27 @@ from django.urls import reverse
 
 from games.engines.base import SYSTEM
 from games.engines.exit_memory import RULES
-from games.engines.exit_memory.state import CHAIN, EXTRA, TURN, State
+from games.engines.exit_memory.state import EXTRA, TURN, State
 from games.models import Match
 from games.play import services
 from games.play.store import load_state
 
-from .helpers import client_for, page_html, page_viewers, play_bots, play_checking_pages, started_match, state_of
+from .helpers import (
+    client_for,
+    page_html,
+    page_viewers,
+    play_bots,
+    play_checking_pages,
+    started_match,
+    state_of,
+    tiles_hidden_from,
+)
 from .page_text import LATIN_PHRASE, visible_text
 from .watch import bots_watched
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TILE_ID = re.compile(r"\bT\d\d\b")
-
-
-def hidden_from(state: State, seat: int | None) -> set[str]:
-    """Tile ids ``seat`` may not see: the deck, the others' hands and, during a round, the covered
-    pile (every tile but a face-up top)."""
-    hidden = set(state.deck)
-    for other, hand in enumerate(state.hands):
-        if other != seat:
-            hidden |= set(hand)
-    if state.phase in (TURN, EXTRA, CHAIN):
-        hidden |= {p.tile for p in state.pile[:-1]}
-        if state.pile and state.pile[-1].face_down:
-            hidden.add(state.pile[-1].tile)
-    elif state.result:
-        hidden -= {p["tile"] for p in state.result["pile"]}
-    return hidden
 
 
 @pytest.mark.parametrize(("players", "options"), [(3, {}), (4, {"danger": True})])
@@ -52,7 +45,7 @@ def test_no_page_shows_a_tile_its_viewer_may_not_see_section_8(
     clients = page_viewers(make_user, users)
 
     def check(html: str, state: State, seat: int | None) -> None:
-        leaked = hidden_from(state, seat) & set(TILE_ID.findall(html))
+        leaked = tiles_hidden_from(state, seat) & set(TILE_ID.findall(html))
         assert not leaked, f"seat {seat} was shown {leaked}"
         if seat is not None and state.phase in (TURN, EXTRA) and state.turn == seat:
             for tile in state.hands[seat]:  # my own tiles are on my page, as forms
@@ -67,7 +60,7 @@ def test_no_page_shows_a_tile_its_viewer_may_not_see_section_8(
 async def test_no_socket_message_carries_a_tile_its_seat_may_not_see_section_8(make_user: Any) -> None:
 
     def check(text: str, seen: State, seat: int | None) -> None:
-        leaked = hidden_from(seen, seat) & set(TILE_ID.findall(text))
+        leaked = tiles_hidden_from(seen, seat) & set(TILE_ID.findall(text))
         assert not leaked, f"seat {seat} was sent {leaked}"
 
     assert await bots_watched(make_user, "exit_memory", 5, check) > 60

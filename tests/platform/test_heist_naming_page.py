@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from games.play import services
 from games.play.archive import import_match
 
+from .helpers import page_for
 from .page_text import visible_text
 
 pytestmark = pytest.mark.django_db
@@ -26,12 +26,6 @@ def load(make_user: Any) -> tuple[Any, list[Any]]:
     """The match and its five players, then one user who only watches."""
     users = [make_user(name) for name in ("carol", "bob", "alice", "dan", "eve")]
     return import_match(json.loads(POSITION.read_text()), users), [*users, make_user("walt")]
-
-
-def page_for(user: Any, match: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.get(match.get_absolute_url()).content.decode()
 
 
 def test_item2_no_result_panel_while_the_informant_names_a_role(make_user: Any) -> None:

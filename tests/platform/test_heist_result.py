@@ -7,7 +7,6 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from games.engines.base import Event
 from games.engines.registry import get_rules
@@ -15,7 +14,7 @@ from games.models import Match
 from games.play import services
 from games.push.presenter import event_for, score_text
 
-from .helpers import started_match, state_of
+from .helpers import page_for, started_match, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +29,6 @@ def play_first_heist(match: Match, roles: list[str], withdraw: set[int]) -> None
         kind = "withdraw" if seat in withdraw else "commit"
         action = next(a for a in HEIST.legal_actions(state_of(match), seat) if a["type"] == kind)
         services.do_submit_action(match.pk, seat, action)
-
-
-def page_for(user: Any, match: Match) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.get(match.get_absolute_url()).content.decode()
 
 
 def test_item2_result_panel_shows_who_was_what_the_split_and_every_change(make_user: Any) -> None:

@@ -20,22 +20,11 @@ from games.notify.unsubscribe import make_token, read_token
 from games.notify.waiting import due_of
 from games.play import clock, services
 
-from .helpers import started_match
+from .helpers import client_for, started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = 86400
-
-
-@pytest.fixture
-def later(monkeypatch: Any) -> Any:
-    """Move the server clock forward by some seconds."""
-    real = clock.now
-
-    def move(seconds: float) -> None:
-        monkeypatch.setattr(clock, "now", lambda: real() + seconds)
-
-    return move
 
 
 def _heist_name(language: str) -> str:
@@ -324,10 +313,7 @@ def test_the_claim_is_held_by_the_database_not_by_a_read_first(make_user: Any) -
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_the_profile_shows_and_saves_the_notification_settings(make_user: Any, language: str) -> None:
     user = make_user()
-    user.profile.language = language
-    user.profile.save()
-    client = Client()
-    client.force_login(user)
+    client = client_for(user, language)
     page = client.get(reverse("profile")).content.decode()
     assert 'id="notifications"' in page
     legend = "Notifications" if language == "en" else "通知"
@@ -350,8 +336,7 @@ def test_the_players_own_clock_says_when_their_decision_began(make_user: Any) ->
     match, by_seat = started_match(make_user, time_limit=DAY)
     seat = Seat.objects.get(match=match, number=0)
     assert seat.waiting_since is not None
-    client = Client()
-    client.force_login(by_seat[0])
+    client = client_for(by_seat[0])
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     turn = page[page.index('<div id="turn">') :]
     turn = turn[: turn.index("</div>")]

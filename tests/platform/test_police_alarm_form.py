@@ -9,18 +9,18 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
 from games.play import services
 
+from .helpers import client_for, sent_create_form
+
 pytestmark = pytest.mark.django_db
 
 
 def form_page(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
+    client = client_for(user)
     return client.get(reverse("match_create") + "?game=police_alarm").content.decode()
 
 
@@ -42,21 +42,16 @@ def test_item7_each_handicap_menu_names_its_seat_for_the_page_to_follow_the_seat
 
 def test_item7_a_two_seat_match_keeps_and_lists_only_two_seats_handicaps(make_user: Any) -> None:
     host = make_user()
-    client = Client()
-    client.force_login(host)
-    answer = client.post(
-        reverse("match_create"),
-        {
-            "game": "police_alarm",
-            "seats": "2",
-            "time_amount": "60",
-            "time_unit": "seconds",
-            "police_alarm__variant": "standard",
-            "police_alarm__first": "random",
-            "police_alarm__step_ms_1": "300",
-            "police_alarm__step_ms_3": "300",
-            "police_alarm__roll_ms_2": "2000",
-        },
+    client = client_for(host)
+    answer = sent_create_form(
+        client,
+        "police_alarm",
+        2,
+        police_alarm__variant="standard",
+        police_alarm__first="random",
+        police_alarm__step_ms_1="300",
+        police_alarm__step_ms_3="300",
+        police_alarm__roll_ms_2="2000",
     )
     assert answer.status_code == 302, answer.content.decode()[:2000]
     match = Match.objects.get(host=host)
@@ -68,12 +63,7 @@ def test_item7_a_two_seat_match_keeps_and_lists_only_two_seats_handicaps(make_us
 
 
 def test_item7_the_first_thief_must_be_one_of_the_seats(make_user: Any) -> None:
-    client = Client()
-    client.force_login(make_user())
-    answer = client.post(
-        reverse("match_create"),
-        {"game": "police_alarm", "seats": "2", "time_amount": "60", "time_unit": "seconds", "police_alarm__first": "3"},
-    )
+    answer = sent_create_form(client_for(make_user()), "police_alarm", 2, police_alarm__first="3")
     assert answer.status_code == 400 and "Choose one of the match&#x27;s seats." in answer.content.decode()
     assert not Match.objects.exists()
 
@@ -82,8 +72,7 @@ def test_item7_an_old_match_with_every_seats_handicap_lists_only_its_own_seats(m
     options = {f"step_ms_{seat}": "200" for seat in range(4)}
     host = make_user()
     match = services.do_create_match(host, "police_alarm", 2, options, 60)
-    client = Client()
-    client.force_login(host)
+    client = client_for(host)
     page = client.get(match.get_absolute_url()).content.decode()
     assert "Handicap for seat 1" in page and "Handicap for seat 2" in page
     assert "Handicap for seat 3" not in page and "Handicap for seat 4" not in page

@@ -28,9 +28,9 @@ from games.push.presenter import seat_names
 from games.replay import timeline as replay_timeline
 from games.replay.steps import step_context, step_lines
 from games.web.replay import replay_url
-from tests.engines.random_play import option_sets, play
+from tests.engines.random_play import option_sets, play, stored_document
 
-from .helpers import choose_all, client_for, started_match
+from .helpers import choose_all, client_for, started_match, tiles_hidden_from
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,16 +52,7 @@ def finished_match(make_user: Any, game: str, seed: int, players: int | None = N
     _initial, final, log = play(rules, players, options, seed)
     assert rules.outcome(final) is not None
     users = [make_user() for _ in range(players)]
-    document = {
-        "format": 1,
-        "game": game,
-        "seat_count": players,
-        "options": options,
-        "time_limit": 60,
-        "seed": f"replay-{seed}",
-        "events": [{"actor": -1, **event.to_json()} for event in log],
-    }
-    match = import_match(document, users)
+    match = import_match(stored_document(game, players, options, log, f"replay-{seed}"), users)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match, users
@@ -223,14 +214,7 @@ def hidden_now(game: str, state: Any, seat: int) -> set[str]:
                 hidden |= set(hand)
         return hidden
     if game == "exit_memory":
-        hidden = set(state.deck) | {t for other, hand in enumerate(state.hands) if other != seat for t in hand}
-        if state.phase in ("turn", "extra", "chain"):
-            hidden |= {p.tile for p in state.pile[:-1]}
-            if state.pile and state.pile[-1].face_down:
-                hidden.add(state.pile[-1].tile)
-        elif state.result:
-            hidden -= {p["tile"] for p in state.result["pile"]}
-        return hidden
+        return tiles_hidden_from(state, seat)
     return set()
 
 

@@ -7,12 +7,13 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 from games.boards.contract import BoardInputs
 from games.push.speaking import speaking
+
+from .helpers import client_for
 
 DOUBLED = re.compile(r"[!.?！。？]\s*[!.?！。？]")
 
@@ -35,11 +36,7 @@ def test_police_alarm_crime_scene_sentences_end_once(language: str) -> None:
 def test_how_to_play_start_buttons_have_no_wrong_article(make_user: Any, language: str) -> None:
     from games.engines.registry import available
 
-    user = make_user()
-    user.profile.language = language
-    user.profile.save()
-    client = Client()
-    client.force_login(user)
+    client = client_for(make_user(), language)
     seen = 0
     for slug in available():
         page = client.get(reverse("how_to_play", args=[slug])).content.decode()
