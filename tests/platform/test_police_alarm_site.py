@@ -6,8 +6,10 @@ waiting: the socket stamps each input with it on arrival (T-1).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -106,6 +108,19 @@ async def table_sockets(make_user: Any, match: Match, by_seat: dict[int, Any]) -
     return sockets
 
 
+@contextlib.asynccontextmanager
+async def running_table(
+    make_user: Any, test_clock: list[float]
+) -> AsyncIterator[tuple[Match, list[WebsocketCommunicator]]]:
+    """A running match (``running_match``) with its thief's, police's and a spectator's sockets
+    (``table_sockets``), disconnected once the test is through."""
+    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
+    sockets = await table_sockets(make_user, match, by_seat)
+    yield match, sockets
+    for socket in sockets:
+        await socket.disconnect()
+
+
 def events_of(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for m in received if m["type"] == "events" for e in m["events"]]
 
@@ -114,56 +129,54 @@ def events_of(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
 async def test_T1_T2_a_move_goes_up_the_socket_without_a_version_and_reaches_the_thief_as_a_small_event(
     make_user: Any, test_clock: list[float]
 ) -> None:
-    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
-    thief, police, spectator = await table_sockets(make_user, match, by_seat)
-    # No version at all, or an old one: live inputs are never stale (T-2).
-    first = {"type": "move", "dir": "up", "from": [9, 9]}
-    await police.send_json_to({"type": "act", "action": json.dumps(first), "key": "m1"})
-    answer = [m for m in await messages(police) if m["type"] == "answer"]
-    assert answer and answer[0]["status"] == 200, answer
-    sent = {"type": "move", "dir": "up", "from": [9, 8]}
-    await police.send_json_to({"type": "act", "action": json.dumps(sent), "version": "1", "key": "m2"})
-    assert [m["status"] for m in await messages(police) if m["type"] == "answer"] == [200]
-    for socket in (thief, spectator):
-        got = [m for m in await messages(socket) if m["type"] == "events"]
-        moves = [e for e in events_of(got) if e["type"] == "car_moved"]
-        assert [e["data"]["to"] for e in moves] == [[9, 8], [9, 7]]
-        # The first message also starts the round (the countdown's end, T-3): it brings the new view.
-        assert [e["type"] for e in events_of(got[:1])] == ["round_started", "card_drawn", "car_moved"]
-        assert "view" in got[0] and got[0]["view"]["phase"] == "running"
-        only_move = got[-1]
-        assert [e["type"] for e in only_move["events"]] == ["car_moved"] and "view" not in only_move
-        assert len(json.dumps(only_move)) < 160, "a car move is a few dozen bytes"
-    state = await sync_to_async(lambda: load_state(Match.objects.get(pk=match.pk)))()
-    # T-1: the first move was timed when it arrived, 3.5 s after the start; the countdown fired first (T-3).
-    assert state.car == (9, 7) and state.phase == "running" and state.t == 3500
-    for socket in (thief, police, spectator):
-        await socket.disconnect()
+    async with running_table(make_user, test_clock) as (match, (thief, police, spectator)):
+        # No version at all, or an old one: live inputs are never stale (T-2).
+        first = {"type": "move", "dir": "up", "from": [9, 9]}
+        await police.send_json_to({"type": "act", "action": json.dumps(first), "key": "m1"})
+        answer = [m for m in await messages(police) if m["type"] == "answer"]
+        assert answer and answer[0]["status"] == 200, answer
+        sent = {"type": "move", "dir": "up", "from": [9, 8]}
+        await police.send_json_to({"type": "act", "action": json.dumps(sent), "version": "1", "key": "m2"})
+        assert [m["status"] for m in await messages(police) if m["type"] == "answer"] == [200]
+        for socket in (thief, spectator):
+            got = [m for m in await messages(socket) if m["type"] == "events"]
+            moves = [e for e in events_of(got) if e["type"] == "car_moved"]
+            assert [e["data"]["to"] for e in moves] == [[9, 8], [9, 7]]
+            # The first message also starts the round (the countdown's end, T-3): it brings the new view.
+            assert [e["type"] for e in events_of(got[:1])] == ["round_started", "card_drawn", "car_moved"]
+            assert "view" in got[0] and got[0]["view"]["phase"] == "running"
+            only_move = got[-1]
+            assert [e["type"] for e in only_move["events"]] == ["car_moved"] and "view" not in only_move
+            assert len(json.dumps(only_move)) < 160, "a car move is a few dozen bytes"
+        state = await sync_to_async(lambda: load_state(Match.objects.get(pk=match.pk)))()
+        # T-1: the first move was timed when it arrived, 3.5 s after the start; the countdown fired first (T-3).
+        assert state.car == (9, 7) and state.phase == "running" and state.t == 3500
 
 
 @pytest.mark.asyncio
 async def test_T15_H2_a_refusal_reaches_only_its_sender_and_no_other_socket_holds_the_scenes(
     make_user: Any, test_clock: list[float]
 ) -> None:
-    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
-    thief, police, spectator = await table_sockets(make_user, match, by_seat)
-    await police.send_json_to({"type": "act", "action": json.dumps({"type": "siren", "circle": "A"}), "key": "s1"})
-    answer = next(m for m in await messages(police) if m["type"] == "answer")
-    assert answer["status"] == 422 and answer["message"] == "The car is not on that crime scene."
-    assert await thief.receive_nothing(timeout=0.2) and await spectator.receive_nothing(timeout=0.1)
-    # The thief rolls: every viewer gets the events with its own new view (a roll is not a car move).
-    await thief.send_json_to({"type": "act", "action": json.dumps({"type": "roll"}), "key": "r1"})
-    seen = {"thief": await messages(thief), "police": await messages(police), "spectator": await messages(spectator)}
-    for name, received in seen.items():
-        views = [m["view"] for m in received if m["type"] == "events"]
-        assert views and views[-1]["dice"], name
-        text = json.dumps(received)
-        if name == "thief":
-            assert views[-1]["placement"] == HIDDEN
-        else:
-            assert '"placement"' not in text and '"auto_escape"' not in text, f"H-2: {name} got a secret"
-    for socket in (thief, police, spectator):
-        await socket.disconnect()
+    async with running_table(make_user, test_clock) as (_match, (thief, police, spectator)):
+        await police.send_json_to({"type": "act", "action": json.dumps({"type": "siren", "circle": "A"}), "key": "s1"})
+        answer = next(m for m in await messages(police) if m["type"] == "answer")
+        assert answer["status"] == 422 and answer["message"] == "The car is not on that crime scene."
+        assert await thief.receive_nothing(timeout=0.2) and await spectator.receive_nothing(timeout=0.1)
+        # The thief rolls: every viewer gets the events with its own new view (a roll is not a car move).
+        await thief.send_json_to({"type": "act", "action": json.dumps({"type": "roll"}), "key": "r1"})
+        seen = {
+            "thief": await messages(thief),
+            "police": await messages(police),
+            "spectator": await messages(spectator),
+        }
+        for name, received in seen.items():
+            views = [m["view"] for m in received if m["type"] == "events"]
+            assert views and views[-1]["dice"], name
+            text = json.dumps(received)
+            if name == "thief":
+                assert views[-1]["placement"] == HIDDEN
+            else:
+                assert '"placement"' not in text and '"auto_escape"' not in text, f"H-2: {name} got a secret"
 
 
 @pytest.mark.asyncio
@@ -255,27 +268,25 @@ def rtts_in(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
 async def test_T21_a_players_round_trip_reaches_the_other_sockets_when_it_is_news(
     make_user: Any, test_clock: list[float]
 ) -> None:
-    match, by_seat = await sync_to_async(running_match)(make_user, test_clock)
-    thief, police, spectator = await table_sockets(make_user, match, by_seat)
-    await police.send_json_to({"type": "ping", "c": 1, "r": 87.4})
-    told = {"type": "rtt", "seat": 1, "ms": 87}
-    for socket in (thief, police, spectator):
-        assert rtts_in(await messages(socket)) == [told]
-    await police.send_json_to({"type": "ping", "c": 2, "r": 90})  # 3 ms more: not news
-    assert rtts_in(await messages(thief)) == []
-    await police.send_json_to({"type": "ping", "c": 3, "r": 260})  # past the warning line
-    assert rtts_in(await messages(thief)) == [{"type": "rtt", "seat": 1, "ms": 260}]
-    for bad in ("fast", True, -5, 10**9, None):
-        await police.send_json_to({"type": "ping", "c": 4, "r": bad})
-    assert rtts_in(await messages(thief)) == [], "a round trip that is no number of ms is not told"
-    await spectator.send_json_to({"type": "ping", "c": 5, "r": 999})
-    assert rtts_in(await messages(thief)) == [], "a spectator's round trip is nobody's concern"
-    late = await connect(await sync_to_async(make_user)(), match.pk)
-    await police.send_json_to({"type": "ping", "c": 6, "r": 261})
-    heard = rtts_in(await messages(late))
-    assert heard == [{"type": "rtt", "seat": 1, "ms": 261}], "a newcomer hears it at the next ping"
-    for socket in (thief, police, spectator, late):
-        await socket.disconnect()
+    async with running_table(make_user, test_clock) as (match, (thief, police, spectator)):
+        await police.send_json_to({"type": "ping", "c": 1, "r": 87.4})
+        told = {"type": "rtt", "seat": 1, "ms": 87}
+        for socket in (thief, police, spectator):
+            assert rtts_in(await messages(socket)) == [told]
+        await police.send_json_to({"type": "ping", "c": 2, "r": 90})  # 3 ms more: not news
+        assert rtts_in(await messages(thief)) == []
+        await police.send_json_to({"type": "ping", "c": 3, "r": 260})  # past the warning line
+        assert rtts_in(await messages(thief)) == [{"type": "rtt", "seat": 1, "ms": 260}]
+        for bad in ("fast", True, -5, 10**9, None):
+            await police.send_json_to({"type": "ping", "c": 4, "r": bad})
+        assert rtts_in(await messages(thief)) == [], "a round trip that is no number of ms is not told"
+        await spectator.send_json_to({"type": "ping", "c": 5, "r": 999})
+        assert rtts_in(await messages(thief)) == [], "a spectator's round trip is nobody's concern"
+        late = await connect(await sync_to_async(make_user)(), match.pk)
+        await police.send_json_to({"type": "ping", "c": 6, "r": 261})
+        heard = rtts_in(await messages(late))
+        assert heard == [{"type": "rtt", "seat": 1, "ms": 261}], "a newcomer hears it at the next ping"
+        await late.disconnect()
 
 
 def test_T21_round_trips_are_told_when_they_move_cross_the_line_or_are_old() -> None:
