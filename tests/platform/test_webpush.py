@@ -43,24 +43,25 @@ def b64(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-class Received:
-    """What the stand-in push service was sent, and the status it answers with."""
+class PushService:
+    """The stand-in push service: its address, what it was sent, and the status it answers with."""
 
     def __init__(self) -> None:
+        self.url = ""
         self.requests: list[tuple[str, dict[str, str], bytes]] = []
         self.status = 201
 
 
 @pytest.fixture
-def push_service() -> Iterator[tuple[str, Received]]:
-    """A local HTTP server standing in for a browser vendor's push service: (its address, what it got)."""
-    received = Received()
+def push_service() -> Iterator[PushService]:
+    """A local HTTP server standing in for a browser vendor's push service."""
+    service = PushService()
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            received.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-            self.send_response(received.status)
+            service.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            self.send_response(service.status)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
@@ -73,7 +74,8 @@ def push_service() -> Iterator[tuple[str, Received]]:
     old_no_proxy = os.environ.get("NO_PROXY")
     os.environ["NO_PROXY"] = "127.0.0.1,localhost"  # requests must not send it to a proxy
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", received
+        service.url = f"http://127.0.0.1:{server.server_address[1]}"
+        yield service
     finally:
         if old_no_proxy is None:
             os.environ.pop("NO_PROXY", None)
@@ -112,6 +114,13 @@ class Browser:
         return message
 
 
+def subscribed(user: Any, endpoint: str) -> Browser:
+    """A browser whose push subscription for ``user`` at ``endpoint`` is stored."""
+    browser = Browser()
+    browser.subscribe(user, endpoint)
+    return browser
+
+
 def waiting_seat(match: Match, user: Any) -> Seat:
     seat = Seat.objects.get(match=match, user=user)
     assert seat.waiting_since is not None  # a heist starts with every seat choosing its role
@@ -119,17 +128,15 @@ def waiting_seat(match: Match, user: Any) -> Seat:
 
 
 def test_your_turn_reaches_the_push_service_encrypted_and_signed_once_a_turn(
-    make_user: Any, vapid: str, push_service: tuple[str, Received]
+    make_user: Any, vapid: str, push_service: PushService
 ) -> None:
-    url, received = push_service
     match, users = started_match(make_user)
-    browser = Browser()
-    browser.subscribe(users[2], f"{url}/push/device-1")
+    browser = subscribed(users[2], f"{push_service.url}/push/device-1")
     waiting_seat(match, users[2])
 
     assert tasks.sweep_turn_pushes() == 1  # the one waited-on player with a device; the others have none
-    assert len(received.requests) == 1
-    path, headers, body = received.requests[0]
+    assert len(push_service.requests) == 1
+    path, headers, body = push_service.requests[0]
     assert path == "/push/device-1"
     assert headers["content-encoding"] == "aes128gcm"
     assert int(headers["ttl"]) == webpush.TTL["turn"]
@@ -140,7 +147,7 @@ def test_your_turn_reaches_the_push_service_encrypted_and_signed_once_a_turn(
     assert key == vapid
     assert Vapid01.verify(vapid, f"vapid {token}")  # signed by the site's private key
     claims = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
-    assert claims["aud"] == url and claims["sub"] == "mailto:admin@hideout.test"
+    assert claims["aud"] == push_service.url and claims["sub"] == "mailto:admin@hideout.test"
 
     message = browser.read(body)
     assert message["title"] == "Your turn"
@@ -154,15 +161,14 @@ def test_your_turn_reaches_the_push_service_encrypted_and_signed_once_a_turn(
     assert PushSubscription.objects.get().last_used is not None
 
     assert tasks.sweep_turn_pushes() == 0  # the same turn is not pushed twice
-    assert len(received.requests) == 1
+    assert len(push_service.requests) == 1
 
 
 def test_no_turn_push_for_a_page_that_is_or_was_open_or_a_turn_long_begun(
-    make_user: Any, vapid: str, push_service: tuple[str, Received]
+    make_user: Any, vapid: str, push_service: PushService
 ) -> None:
-    url, received = push_service
     match, users = started_match(make_user)
-    Browser().subscribe(users[1], f"{url}/push/a")
+    Browser().subscribe(users[1], f"{push_service.url}/push/a")
     seat = waiting_seat(match, users[1])
     assert seat.waiting_since is not None
 
@@ -174,7 +180,7 @@ def test_no_turn_push_for_a_page_that_is_or_was_open_or_a_turn_long_begun(
     # a turn begun longer ago than the window (a worker that was down) is not pushed
     Seat.objects.filter(pk=seat.pk).update(last_seen=None, waiting_since=clock.now_datetime() - timedelta(hours=1))
     assert tasks.sweep_turn_pushes() == 0
-    assert received.requests == []
+    assert push_service.requests == []
 
     # a page open only before the turn began does not count
     began = clock.now_datetime() - timedelta(seconds=5)
@@ -183,109 +189,95 @@ def test_no_turn_push_for_a_page_that_is_or_was_open_or_a_turn_long_begun(
     # the next turn is pushed again
     Seat.objects.filter(pk=seat.pk).update(waiting_since=clock.now_datetime() + timedelta(seconds=1))
     assert tasks.sweep_turn_pushes() == 1
-    assert len(received.requests) == 2
+    assert len(push_service.requests) == 2
 
 
-def test_the_move_itself_sends_nothing(make_user: Any, vapid: str, push_service: tuple[str, Received]) -> None:
+def test_the_move_itself_sends_nothing(make_user: Any, vapid: str, push_service: PushService) -> None:
     """A move's own path never waits on a push service: only the beat's sweep sends (in a task)."""
-    url, received = push_service
     match, users = started_match(make_user)
     for n in range(4):
-        Browser().subscribe(users[n], f"{url}/push/{n}")
+        Browser().subscribe(users[n], f"{push_service.url}/push/{n}")
     for n in range(4):
         services.do_submit_action(match.pk, n, {"type": "choose", "roles": ["THUG"]})
     match.refresh_from_db()
-    assert received.requests == []
+    assert push_service.requests == []
     assert tasks.sweep_turn_pushes() >= 1
 
 
 @pytest.mark.parametrize("status", [404, 410])
 def test_a_subscription_the_push_service_says_is_gone_is_deleted(
-    make_user: Any, vapid: str, push_service: tuple[str, Received], status: int
+    make_user: Any, vapid: str, push_service: PushService, status: int
 ) -> None:
-    url, received = push_service
     match, users = started_match(make_user)
-    gone = Browser().subscribe(users[0], f"{url}/push/gone")
-    received.status = status
+    gone = Browser().subscribe(users[0], f"{push_service.url}/push/gone")
+    push_service.status = status
     assert webpush.send_push(users[0], "turn", match) == 0
-    assert len(received.requests) == 1
+    assert len(push_service.requests) == 1
     assert not PushSubscription.objects.filter(pk=gone.pk).exists()
 
 
 def test_a_push_service_failing_otherwise_keeps_the_subscription_and_the_other_devices_get_theirs(
-    make_user: Any, vapid: str, push_service: tuple[str, Received]
+    make_user: Any, vapid: str, push_service: PushService
 ) -> None:
-    url, received = push_service
     match, users = started_match(make_user)
     Browser().subscribe(users[0], "http://127.0.0.1:9/push/unreachable")
-    Browser().subscribe(users[0], f"{url}/push/phone")
-    received.status = 500
+    Browser().subscribe(users[0], f"{push_service.url}/push/phone")
+    push_service.status = 500
     assert webpush.send_push(users[0], "turn", match) == 0
     assert PushSubscription.objects.filter(user=users[0]).count() == 2
-    received.status = 201
+    push_service.status = 201
     assert webpush.send_push(users[0], "turn", match) == 1
 
 
-def test_the_push_speaks_the_players_language(make_user: Any, vapid: str, push_service: tuple[str, Received]) -> None:
-    url, received = push_service
+def test_the_push_speaks_the_players_language(make_user: Any, vapid: str, push_service: PushService) -> None:
     match, users = started_match(make_user)
     users[0].profile.language = "zh-hant"
     users[0].profile.save()
-    browser = Browser()
-    browser.subscribe(users[0], f"{url}/push/zh")
+    browser = subscribed(users[0], f"{push_service.url}/push/zh")
     assert tasks.push_to_user(users[0].pk, "low_time", match.pk, seconds_left=30) == 1
-    message = browser.read(received.requests[0][2])
+    message = browser.read(push_service.requests[0][2])
     assert message["title"] == "時間快到了"
     assert message["body"] == f"你在 搶劫 #{match.pk} 的這一步還剩 30 秒。"
     assert message["lang"] == "zh-hant"
 
 
-def test_low_time_in_english_names_the_time_left(
-    make_user: Any, vapid: str, push_service: tuple[str, Received]
-) -> None:
-    url, received = push_service
+def test_low_time_in_english_names_the_time_left(make_user: Any, vapid: str, push_service: PushService) -> None:
     match, users = started_match(make_user)
-    browser = Browser()
-    browser.subscribe(users[0], f"{url}/push/en")
+    browser = subscribed(users[0], f"{push_service.url}/push/en")
     tasks.push_to_user(users[0].pk, "low_time", match.pk, seconds_left=180)
     tasks.push_to_user(users[0].pk, "low_time", match.pk)
-    first, second = (browser.read(body) for _, _, body in received.requests)
+    first, second = (browser.read(body) for _, _, body in push_service.requests)
     assert first["body"] == f"3 minutes left for your move in Heist #{match.pk}."
     assert second["body"] == f"Your time for this move in Heist #{match.pk} is running out."
     assert first["tag"] == f"hideout-low_time-{match.pk}"
 
 
 def test_the_rematch_invitation_is_pushed_to_the_invited(
-    make_user: Any, vapid: str, push_service: tuple[str, Received], mailoutbox: list[Any]
+    make_user: Any, vapid: str, push_service: PushService, mailoutbox: list[Any]
 ) -> None:
-    url, received = push_service
     match, users = started_match(make_user, players=3)
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
-    invited = Browser()
-    invited.subscribe(users[1], f"{url}/push/invited")
-    Browser().subscribe(users[0], f"{url}/push/host")
+    invited = subscribed(users[1], f"{push_service.url}/push/invited")
+    Browser().subscribe(users[0], f"{push_service.url}/push/host")
     client_for(users[0]).post(reverse("match_rematch", args=[match.pk]))
     match.refresh_from_db()
     assert match.rematch is not None
     assert RematchInvite.objects.filter(match=match.rematch, user=users[1]).exists()
-    assert [path for path, _, _ in received.requests] == ["/push/invited"]  # not the host who asked, nor seat 2
-    message = invited.read(received.requests[0][2])
+    assert [path for path, _, _ in push_service.requests] == ["/push/invited"]  # not the host who asked, nor seat 2
+    message = invited.read(push_service.requests[0][2])
     assert message["title"] == "Rematch invitation"
     assert message["body"] == f"{users[0].profile.name} asks for a rematch of Heist."
     assert message["url"] == f"/m/{match.rematch.pk}/"
     assert len(mailoutbox) == 2  # the e-mails still go too
 
 
-def test_without_vapid_keys_nothing_is_sent_or_queued(
-    make_user: Any, push_service: tuple[str, Received], settings: Any
-) -> None:
+def test_without_vapid_keys_nothing_is_sent_or_queued(make_user: Any, push_service: PushService, settings: Any) -> None:
     settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
-    url, received = push_service
     match, users = started_match(make_user)
-    Browser().subscribe(users[0], f"{url}/push/x")
+    Browser().subscribe(users[0], f"{push_service.url}/push/x")
     assert tasks.sweep_turn_pushes() == 0
     assert webpush.send_push(users[0], "turn", match) == 0
-    assert received.requests == []
+    assert push_service.requests == []
 
 
 # --- the profile's switch ------------------------------------------------------------------------
@@ -457,20 +449,18 @@ def test_beat_sweeps_for_turn_pushes_only_when_the_keys_are_set(keys: bool) -> N
 
 
 def test_the_low_time_alarm_pushes_once_to_the_players_devices(
-    make_user: Any, vapid: str, push_service: tuple[str, Received], monkeypatch: Any
+    make_user: Any, vapid: str, push_service: PushService, monkeypatch: Any
 ) -> None:
     """Issue 56, item 3: one browser notification with the alarm's e-mail, not repeated."""
     from games.notify import lowtime
 
-    url, received = push_service
     match, users = started_match(make_user, time_limit=24 * 3600)
-    browser = Browser()
-    browser.subscribe(users[0], f"{url}/low")
+    browser = subscribed(users[0], f"{push_service.url}/low")
     due = float(waiting_seat(match, users[0]).waiting_key.rsplit(":", 1)[1])  # "kind:due" (decision keys)
     real = clock.now
     monkeypatch.setattr(clock, "now", lambda: due - 600)  # ten minutes left
     assert lowtime.send_alarms() >= 1
     assert lowtime.send_alarms() == 0, "not repeated"
     monkeypatch.setattr(clock, "now", real)
-    pushed = [browser.read(body) for path, _headers, body in received.requests if path == "/low"]
+    pushed = [browser.read(body) for path, _headers, body in push_service.requests if path == "/low"]
     assert len(pushed) == 1 and pushed[0]["tag"] == f"hideout-low_time-{match.pk}"
