@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import BASE_DIR, E2EDatabase, _bin, _is_postgres, _postgres_admin
+from tests.e2e.conftest import BASE_DIR, E2EDatabase, _bin, _is_postgres, _postgres_admin, session_setup
 
 DEFAULT_POSTGRES = "postgres://root@127.0.0.1:5432/postgres"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/5"
@@ -70,22 +70,8 @@ def terminate_connections(database_url: str) -> int:
     return len(rows)
 
 
-# A site's users and seats made in a shell of its own (the deploy tests' servers are other processes).
-SETUP = """
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.utils.module_loading import import_string
-from games.play import services
-
-user = get_user_model().objects.create_user("stopping", "stopping@example.com", "a-long-secret-9")
-match = services.do_create_match(user, "heist", 4, {}, 3600)
-store = import_string(settings.SESSION_ENGINE + ".SessionStore")()
-store[SESSION_KEY] = str(user.pk)
-store[BACKEND_SESSION_KEY] = "games.web.auth.ProfileModelBackend"
-store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-store.create()
-print(match.pk, store.session_key)
-"""
+# A site's user, match and session made in a shell of its own (the deploy tests' servers are other processes).
+SETUP = session_setup("stopping")
 
 
 def shell(env: dict[str, str], code: str) -> list[str]:

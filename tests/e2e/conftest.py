@@ -332,6 +332,27 @@ class LiveSite:
             time.sleep(0.2)
 
 
+def session_setup(username: str) -> str:
+    """``manage.py shell`` code making the user ``username`` (at example.com), a 4-seat heist of theirs
+    (an hour a decision) and a signed-in session of theirs; it prints the match's id and the session key
+    last. For a test that talks to a site's server as that user without a browser's login."""
+    return f"""
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.utils.module_loading import import_string
+from games.play import services
+
+user = get_user_model().objects.create_user({username!r}, {username + "@example.com"!r}, "a-long-secret-9")
+match = services.do_create_match(user, "heist", 4, {{}}, 3600)
+store = import_string(settings.SESSION_ENGINE + ".SessionStore")()
+store[SESSION_KEY] = str(user.pk)
+store[BACKEND_SESSION_KEY] = "games.web.auth.ProfileModelBackend"
+store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+store.create()
+print(match.pk, store.session_key)
+"""
+
+
 def _spawn(name: str, args: list[str], env: dict[str, str], tmp: Path) -> Proc:
     log = tmp / f"{name}.log"
     handle = log.open("wb")

@@ -13,25 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .conftest import LiveSite
+from .conftest import LiveSite, session_setup
 
 pytestmark = pytest.mark.e2e
 
-SETUP = """
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.utils.module_loading import import_string
-from games.play import services
-
-user = get_user_model().objects.create_user("deflate", "deflate@example.com", "a-long-secret-9")
-match = services.do_create_match(user, "heist", 4, {}, 3600)
-store = import_string(settings.SESSION_ENGINE + ".SessionStore")()
-store[SESSION_KEY] = str(user.pk)
-store[BACKEND_SESSION_KEY] = "games.web.auth.ProfileModelBackend"
-store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-store.create()
-print(match.pk, store.session_key)
-"""
+SETUP = session_setup("deflate")
 
 
 async def _first_push(site: LiveSite, match_id: int, session_key: str) -> tuple[str, dict[str, object]]:
