@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .conftest import LiveSite
 from .players import (
@@ -67,6 +69,29 @@ def create_police_alarm(host: Player, *, bot: bool = False, young: bool = False)
         with page.expect_navigation():  # HX-Redirect: the host's lobby reloads
             page.get_by_role("button", name="Fill a seat with a bot").click()
     return page.url, page.locator("#invite").input_value()
+
+
+@contextmanager
+def police_alarm_lobby(
+    site: LiveSite, browser: Any, host: str, guest: str, *, young: bool = False
+) -> Iterator[tuple[Player, Player, Locator]]:
+    """Two new players named ``host`` and ``guest``, each in a browser of their own, signed up: the
+    host's two-seat lobby (``create_police_alarm``), the guest joined; the players and the host's start
+    button, once shown. Their browsers close when the test is through."""
+    run = secrets.token_hex(3)
+    p1 = new_player(browser, site, 1, f"{host}_{run}@example.com")
+    p2 = new_player(browser, site, 2, f"{guest}_{run}@example.com")
+    try:
+        for player in (p1, p2):
+            sign_up(site, player)
+        match_url, invite = create_police_alarm(p1, young=young)
+        join(p2, invite, match_url, 2, 2)
+        start = p1.page.locator("#start-match")
+        expect(start).to_be_visible(timeout=TIMEOUT)
+        yield p1, p2, start
+    finally:
+        p1.context.close()
+        p2.context.close()
 
 
 def role_of(page: Page) -> str:
@@ -120,16 +145,7 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
     scenes, the car, the siren and the thief's public state (W-3); the thief's has the same map, the
     marked scenes, the stack and the dice controls (W-4). A scene's state is never told by colour
     alone (W-11): "?" face down, a tick for a green light, a mask for a thief, its letter always."""
-    run = secrets.token_hex(3)
-    p1 = new_player(browser, live_site, 1, f"lena_{run}@example.com")
-    p2 = new_player(browser, live_site, 2, f"max_{run}@example.com")
-    try:
-        for player in (p1, p2):
-            sign_up(live_site, player)
-        match_url, invite = create_police_alarm(p1)
-        join(p2, invite, match_url, 2, 2)
-        start = p1.page.locator("#start-match")
-        expect(start).to_be_visible(timeout=TIMEOUT)
+    with police_alarm_lobby(live_site, browser, "lena", "max") as (p1, p2, start):
         expect(p1.page.locator("#live-rtt")).to_contain_text("Your round trip", timeout=TIMEOUT)  # T-21, lobby
         for player in (p1, p2):
             mark_loaded(player.page)
@@ -212,9 +228,6 @@ def test_two_players_play_a_round_by_keyboard_to_the_catch(live_site: LiveSite, 
         for player in (p1, p2):
             assert not player.errors, player.errors
             assert_not_reloaded(player)
-    finally:
-        p1.context.close()
-        p2.context.close()
 
 
 def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site: LiveSite, browser: Any) -> None:
@@ -222,16 +235,7 @@ def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site
     sounds the siren at E (V-5), which shows both pages what lay there (V-6); the turn passes to the
     other player with the car back on the start (V-3, D-19), who has no controls until then (V-9).
     Nobody's page holds the layout (H-2); a thief turned face-up cannot be sirened again (V-7)."""
-    run = secrets.token_hex(3)
-    p1 = new_player(browser, live_site, 1, f"ida_{run}@example.com")
-    p2 = new_player(browser, live_site, 2, f"tom_{run}@example.com")
-    try:
-        for player in (p1, p2):
-            sign_up(live_site, player)
-        match_url, invite = create_police_alarm(p1, young=True)
-        join(p2, invite, match_url, 2, 2)
-        start = p1.page.locator("#start-match")
-        expect(start).to_be_visible(timeout=TIMEOUT)
+    with police_alarm_lobby(live_site, browser, "ida", "tom", young=True) as (p1, p2, start):
         for page in (p1.page, p2.page):
             mark_loaded(page)
         start.click()
@@ -303,9 +307,6 @@ def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site
         for player in (p1, p2):
             assert not player.errors, player.errors
             assert_not_reloaded(player)
-    finally:
-        p1.context.close()
-        p2.context.close()
 
 
 def roll_until_taken(page: Page) -> None:
@@ -504,16 +505,7 @@ def test_W6_space_sounds_the_start_siren_a_siren_off_scene_says_why_and_the_pad_
     """Issue 54, item 16. The page says "Space or Enter sounds the siren": with nothing focused,
     Space sounds the start siren (R-10); a siren away from a crime scene says why nothing happened;
     once the game is over (here the thief resigns) the police's driving pad is gone."""
-    run = secrets.token_hex(3)
-    p1 = new_player(browser, live_site, 1, f"ines_{run}@example.com")
-    p2 = new_player(browser, live_site, 2, f"ugo_{run}@example.com")
-    try:
-        for player in (p1, p2):
-            sign_up(live_site, player)
-        match_url, invite = create_police_alarm(p1)
-        join(p2, invite, match_url, 2, 2)
-        start = p1.page.locator("#start-match")
-        expect(start).to_be_visible(timeout=TIMEOUT)
+    with police_alarm_lobby(live_site, browser, "ines", "ugo") as (p1, p2, start):
         start.click()
         by_role = {role_of(p.page): p for p in (p1, p2)}
         thief, police = by_role["thief"].page, by_role["police"].page
@@ -536,9 +528,6 @@ def test_W6_space_sounds_the_start_siren_a_siren_off_scene_says_why_and_the_pad_
         expect(police.locator("#pa-status")).to_contain_text("The game is over", timeout=TIMEOUT)
         expect(police.locator("#pa-police")).to_be_hidden()
         expect(police.locator(".pa-pad")).to_be_hidden()
-    finally:
-        p1.context.close()
-        p2.context.close()
 
 
 def test_the_create_form_shows_one_game_field_and_the_handicaps_of_the_chosen_seats(
