@@ -36,6 +36,23 @@ def make_accounts(site: LiveSite, names: list[str], languages: list[str] | None 
     return emails
 
 
+def started_match(site: LiveSite, emails: list[str], game: str, time_limit: int, *, first_resigns: bool = False) -> int:
+    """A match of ``game`` of these accounts (the first hosts, ``time_limit`` s a decision), made and
+    started through the services; with ``first_resigns``, finished by the host's resignation. Its id."""
+    code = (
+        "from django.contrib.auth import get_user_model\n"
+        "from games.play import services\n"
+        f"users = [get_user_model().objects.get(email=e) for e in {emails!r}]\n"
+        f"match = services.do_create_match(users[0], {game!r}, len(users), {{}}, {time_limit})\n"
+        "for u in users[1:]:\n"
+        "    services.do_join_match(match.pk, u)\n"
+        "services.do_start_match(match.pk, users[0])\n"
+    )
+    if first_resigns:
+        code += "services.do_resign(match.pk, match.seats.get(user=users[0]).number)\n"
+    return int(site.manage("shell", "-c", code + "print(match.pk)\n").stdout.strip().splitlines()[-1])
+
+
 def set_profile(site: LiveSite, email: str, **fields: Any) -> None:
     code = f"from games.models import Profile\nProfile.objects.filter(user__email={email!r}).update(**{fields!r})\n"
     site.manage("shell", "-c", code)

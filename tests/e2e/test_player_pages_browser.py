@@ -11,33 +11,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import DESKTOP, make_accounts, signed_in
+from .accounts import DESKTOP, make_accounts, signed_in, started_match
 from .conftest import LiveSite
-from .players import assert_accessible
+from .players import PHONE, assert_accessible
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 390, "height": 844}
 WORDS = {
     "en": {"recent": "Recent matches", "board": "Leaderboard: Police Alarm", "mine": "My matches", "rating": "rating"},
     "zh-hant": {"recent": "最近的對局", "board": "排行榜：", "mine": "我的對局", "rating": "積分"},
 }
-
-
-def finished_match(site: LiveSite, usernames: list[str]) -> int:
-    """A police_alarm match of ``usernames`` finished by the first one's resignation: rated."""
-    code = (
-        "from django.contrib.auth import get_user_model\n"
-        "from games.play import services\n"
-        f"users = [get_user_model().objects.get(username=n) for n in {usernames!r}]\n"
-        "m = services.do_create_match(users[0], 'police_alarm', len(users), {}, 60)\n"
-        "for u in users[1:]:\n"
-        "    services.do_join_match(m.pk, u)\n"
-        "services.do_start_match(m.pk, users[0])\n"
-        "services.do_resign(m.pk, m.seats.get(user=users[0]).number)\n"
-        "print(m.pk)\n"
-    )
-    return int(site.manage("shell", "-c", code).stdout.strip().splitlines()[-1])
 
 
 def assert_fits(page: Page, what: str) -> None:
@@ -53,7 +36,7 @@ def test_a_players_page_and_a_leaderboard_at_both_widths(
     names = [f"rhea_{tag}", f"sven_{tag}"]
     # a signed-in player is served in their profile's language
     emails = make_accounts(live_site, names, ["", language])
-    match_id = finished_match(live_site, names)
+    match_id = started_match(live_site, emails, "police_alarm", 60, first_resigns=True)  # rated
     words = WORDS[language]
     for viewport in (DESKTOP, PHONE):
         context = signed_in(browser, live_site, emails[1], viewport=viewport, language=language, axe=True)

@@ -16,28 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import DESKTOP, make_accounts, signed_in
+from .accounts import DESKTOP, make_accounts, signed_in, started_match
 from .conftest import LiveSite
-from .players import TIMEOUT, assert_accessible
+from .players import PHONE, TIMEOUT, assert_accessible
 
 pytestmark = pytest.mark.e2e
-
-PHONE = {"width": 390, "height": 844}
-
-
-def started_heist(site: LiveSite, emails: list[str]) -> int:
-    """A heist of these players with a day a decision (a correspondence match), started; its id."""
-    code = (
-        "from django.contrib.auth import get_user_model\n"
-        "from games.play import services\n"
-        f"users = [get_user_model().objects.get(email=e) for e in {emails!r}]\n"
-        "match = services.do_create_match(users[0], 'heist', len(users), {}, 86400)\n"
-        "for u in users[1:]:\n"
-        "    services.do_join_match(match.pk, u)\n"
-        "services.do_start_match(match.pk, users[0])\n"
-        "print(match.pk)\n"
-    )
-    return int(site.manage("shell", "-c", code).stdout.strip().splitlines()[-1])
 
 
 def fits_the_screen(page: Page) -> None:
@@ -50,7 +33,7 @@ def test_a_vacation_from_the_profile_page_is_shown_to_the_other_players(
 ) -> None:
     tag = secrets.token_hex(3)
     emails = make_accounts(live_site, [f"vera_{tag}", f"walt_{tag}", f"xena_{tag}", f"yuri_{tag}"])
-    match_id = started_heist(live_site, emails)
+    match_id = started_match(live_site, emails, "heist", 86400)  # a day a decision: correspondence
     away = signed_in(browser, live_site, emails[0], viewport=PHONE, axe=True)
     other = signed_in(browser, live_site, emails[1], viewport=PHONE, axe=True)
     try:
