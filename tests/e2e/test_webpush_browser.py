@@ -15,6 +15,7 @@ import os
 import secrets
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,26 @@ def subscriptions(site: LiveSite, email: str) -> list[str]:
     return [line.split()[1] for line in lines if line.startswith("ENDPOINT ")]
 
 
+@contextmanager
+def profile_page(
+    browser: Any, site: LiveSite, email: str, *, granted: bool = False, init_script: str = "", **options: Any
+) -> Iterator[Page]:
+    """``email``'s profile page, in a browser context of theirs (``options`` go to ``signed_in``) that
+    closes when the test is through; ``granted``: the site may show notifications; ``init_script``:
+    run in every page before its own scripts."""
+    context = signed_in(browser, site, email, **options)
+    try:
+        if granted:
+            context.grant_permissions(["notifications"], origin=site.url)
+        if init_script:
+            context.add_init_script(init_script)
+        page = context.pages[0]
+        page.goto("/profile/")
+        yield page
+    finally:
+        context.close()
+
+
 def worker_scope(page: Page) -> str | None:
     scope: str | None = page.evaluate(
         "async () => { const r = await navigator.serviceWorker.getRegistration('/'); return r ? r.scope : null; }"
@@ -104,16 +125,11 @@ def worker_scope(page: Page) -> str | None:
 
 
 def test_without_vapid_keys_the_profile_has_no_switch(live_site: LiveSite, browser: Any) -> None:
-    context = signed_in(browser, live_site, accounts(live_site))
-    try:
-        page = context.pages[0]
-        page.goto("/profile/")
+    with profile_page(browser, live_site, accounts(live_site)) as page:
         expect(page.get_by_role("heading", name="Profile")).to_be_visible()
         expect(page.locator("#webpush")).to_have_count(0)
         expect(page.get_by_role("button", name="Turn on notifications on this device")).to_have_count(0)
         assert worker_scope(page) is None  # nothing registered a worker
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -121,12 +137,9 @@ def test_with_keys_the_switch_registers_the_worker_and_turns_this_device_on_and_
     keyed_site: LiveSite, browser: Any, axe_source: str, viewport: dict[str, int]
 ) -> None:
     email = accounts(keyed_site)
-    context = signed_in(browser, keyed_site, email, viewport=viewport, axe=True)
-    try:
-        context.grant_permissions(["notifications"], origin=keyed_site.url)
-        context.add_init_script(STAND_IN_SUBSCRIBE)
-        page = context.pages[0]
-        page.goto("/profile/")
+    with profile_page(
+        browser, keyed_site, email, viewport=viewport, axe=True, granted=True, init_script=STAND_IN_SUBSCRIBE
+    ) as page:
         section = page.locator("#webpush")
         expect(section).to_have_attribute("data-worker-ready", "1")
         assert worker_scope(page) == keyed_site.url + "/"  # the worker's scope is the whole site
@@ -150,31 +163,20 @@ def test_with_keys_the_switch_registers_the_worker_and_turns_this_device_on_and_
         off.click()
         expect(section.get_by_role("status")).to_have_text("Notifications are off for this device.")
         assert subscriptions(keyed_site, email) == []
-    finally:
-        context.close()
 
 
 def test_the_switch_speaks_traditional_chinese(keyed_site: LiveSite, browser: Any) -> None:
     email = accounts(keyed_site, "zh-hant")
-    context = signed_in(browser, keyed_site, email, language="zh-hant")
-    try:
-        page = context.pages[0]
-        page.goto("/profile/")
+    with profile_page(browser, keyed_site, email, language="zh-hant") as page:
         section = page.locator("#webpush")
         expect(section.get_by_role("heading")).to_have_text("這台裝置的通知")
         expect(section.get_by_role("button", name="在這台裝置上開啟通知")).to_be_visible()
-    finally:
-        context.close()
 
 
 def test_a_push_to_the_registered_worker_is_shown_as_a_notification(keyed_site: LiveSite, browser: Any) -> None:
-    context = signed_in(browser, keyed_site, accounts(keyed_site))
-    try:
-        context.grant_permissions(["notifications"], origin=keyed_site.url)
-        page = context.pages[0]
-        page.goto("/profile/")
+    with profile_page(browser, keyed_site, accounts(keyed_site), granted=True) as page:
         expect(page.locator("#webpush")).to_have_attribute("data-worker-ready", "1")
-        cdp = context.new_cdp_session(page)
+        cdp = page.context.new_cdp_session(page)
         registrations: list[str] = []
         cdp.on(
             "ServiceWorker.workerRegistrationUpdated",
@@ -201,15 +203,10 @@ def test_a_push_to_the_registered_worker_is_shown_as_a_notification(keyed_site: 
             }""",
             timeout=TIMEOUT,
         )
-    finally:
-        context.close()
 
 
 def test_the_vapid_private_key_never_reaches_a_page(keyed_site: LiveSite, browser: Any) -> None:
-    context = signed_in(browser, keyed_site, accounts(keyed_site))
-    try:
-        page = context.pages[0]
-        page.goto("/profile/")
+    with profile_page(browser, keyed_site, accounts(keyed_site)) as page:
         private = keyed_site.env["VAPID_PRIVATE_KEY"]
         public = keyed_site.env["VAPID_PUBLIC_KEY"]
         assert len(base64.urlsafe_b64decode(public + "=")) == 65
@@ -217,19 +214,16 @@ def test_the_vapid_private_key_never_reaches_a_page(keyed_site: LiveSite, browse
         worker = page.request.get("/sw.js")
         assert worker.ok and private not in worker.text()
         assert os.environ.get("VAPID_PRIVATE_KEY", "") != private
-    finally:
-        context.close()
 
 
 def test_a_browser_that_blocks_notifications_is_told_how_to_allow_them(keyed_site: LiveSite, browser: Any) -> None:
     email = accounts(keyed_site)
-    context = signed_in(browser, keyed_site, email)
-    try:
-        context.add_init_script(
-            STAND_IN_SUBSCRIBE + "Notification.requestPermission = () => Promise.resolve('denied');"
-        )
-        page = context.pages[0]
-        page.goto("/profile/")
+    with profile_page(
+        browser,
+        keyed_site,
+        email,
+        init_script=STAND_IN_SUBSCRIBE + "Notification.requestPermission = () => Promise.resolve('denied');",
+    ) as page:
         section = page.locator("#webpush")
         section.get_by_role("button", name="Turn on notifications on this device").click()
         expect(section.get_by_role("status")).to_have_text(
@@ -237,18 +231,11 @@ def test_a_browser_that_blocks_notifications_is_told_how_to_allow_them(keyed_sit
         )
         expect(section.get_by_role("button", name="Turn on notifications on this device")).to_be_enabled()
         assert subscriptions(keyed_site, email) == []
-    finally:
-        context.close()
 
 
 def test_after_a_log_out_the_device_is_off_until_turned_on_again(keyed_site: LiveSite, browser: Any) -> None:
     email = accounts(keyed_site)
-    context = signed_in(browser, keyed_site, email)
-    try:
-        context.grant_permissions(["notifications"], origin=keyed_site.url)
-        context.add_init_script(STAND_IN_SUBSCRIBE)
-        page = context.pages[0]
-        page.goto("/profile/")
+    with profile_page(browser, keyed_site, email, granted=True, init_script=STAND_IN_SUBSCRIBE) as page:
         section = page.locator("#webpush")
         section.get_by_role("button", name="Turn on notifications on this device").click()
         expect(section.get_by_role("status")).to_have_text("Notifications are on for this device.")
@@ -264,5 +251,3 @@ def test_after_a_log_out_the_device_is_off_until_turned_on_again(keyed_site: Liv
         section.get_by_role("button", name="Turn on notifications on this device").click()
         expect(section.get_by_role("status")).to_have_text("Notifications are on for this device.")
         assert subscriptions(keyed_site, email) == [endpoint]  # the browser's kept subscription, again
-    finally:
-        context.close()
