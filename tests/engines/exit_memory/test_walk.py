@@ -55,7 +55,7 @@ def outcome_of(result: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.name for r in ROUTES])
 def test_walk_matches_the_drawn_route(route: Route) -> None:
-    """Each route (routes.py) is named for the rule it checks: the step M1-M6 (R-28), a second
+    """Each route (routes.txt) is named for the rule it checks: the step M1-M6 (R-28), a second
     path (R-30), roundabouts (R-31), the stops (R-33)."""
     result = walk(route.tiles.split(), route.floors.split())
     assert picture_of(result) == textwrap.dedent(route.picture).strip()
