@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 SYSTEM = -1
 """The seat number that stands for the server itself."""
@@ -40,6 +43,7 @@ JSON = Any
 Action = dict[str, Any]
 State = Any
 S = TypeVar("S")
+D = TypeVar("D", bound="DataclassInstance")
 
 
 class EngineError(ValueError):
@@ -349,6 +353,49 @@ def check_sender(kind: object, seat: int, players: int, system: Collection[str],
 def rng_for(seed: str, version: int) -> random.Random:
     """The RNG for the action that moves a match past ``version``."""
     return random.Random(f"{seed}:{version}")
+
+
+def check_due(deadlines: Iterable[Deadline], action: Action, now: float) -> None:
+    """A time-out (``SYSTEM``) action applies only to a deadline that waits for that very action
+    and is due at ``now`` (convention 5 of docs/engine-contract.md). Raises IllegalAction."""
+    for deadline in deadlines:
+        if deadline.action == action:
+            if now < deadline.due:
+                raise IllegalAction(gettext_noop("It is too early for that time-out."))
+            return
+    raise IllegalAction(gettext_noop("Nothing is waiting for that time-out."))
+
+
+class DecideRun(Generic[S]):
+    """The events of one ``decide`` call, each applied by ``evolve`` as it is recorded, so that the
+    call's later steps see the state the earlier ones made; ``decide`` returns ``events``."""
+
+    def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self._evolve = evolve
+
+    def record(self, event: Event) -> None:
+        """Keep ``event`` and apply it to ``state``."""
+        self.events.append(event)
+        self.state = self._evolve(self.state, event)
+
+    def emit(
+        self,
+        type_: str,
+        data: dict[str, Any],
+        secret: dict[str, Any] | None = None,
+        visible_to: tuple[int, ...] = (),
+    ) -> None:
+        """Record a new event (see :class:`Event` for its parts)."""
+        self.record(Event(type_, data, secret, visible_to))
+
+
+def fields_from_json(cls: type[D], data: Mapping[str, Any], decode: Callable[[str, Any], Any]) -> D:
+    """The dataclass ``cls`` (a game's state) from its snapshot: each field that ``data`` holds, as
+    ``decode(name, value)`` gives it back; a field it lacks keeps its default, so that older
+    snapshots still load (convention 12 of docs/engine-contract.md)."""
+    return cls(**{f.name: decode(f.name, data[f.name]) for f in fields(cls) if f.name in data})
 
 
 class GenericRules(Generic[S]):

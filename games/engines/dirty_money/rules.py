@@ -12,11 +12,13 @@ from ..base import (
     Action,
     Deadline,
     DecideContext,
+    DecideRun,
     Event,
     GenericRules,
     IllegalAction,
     Option,
     Outcome,
+    check_due,
     check_sender,
 )
 from ..base import gettext_noop as _
@@ -226,12 +228,11 @@ def shuffle_order(rng: random.Random, size: int) -> list[int]:
 # --------------------------------------------------------------------------------------------------------
 
 
-class _Run:
+class _Run(DecideRun[State]):
     def __init__(self, state: State, ctx: DecideContext) -> None:
-        self.state = state
+        super().__init__(state, _evolve)
         self.now = float(ctx.now)
         self.rng = ctx.rng
-        self.events: list[Event] = []
 
     def emit(
         self,
@@ -240,10 +241,8 @@ class _Run:
         secret: dict[str, Any] | None = None,
         visible_to: tuple[int, ...] = (),
     ) -> None:
-        data = {**data, "at": self.now}
-        event = Event(type_, data, secret, visible_to)
-        self.events.append(event)
-        self.state = _evolve(self.state, event)
+        """Every event carries the time of its action (``at``)."""
+        super().emit(type_, {**data, "at": self.now}, secret, visible_to)
 
     # -- cards moving ------------------------------------------------------------------------------------
 
@@ -676,13 +675,7 @@ class DirtyMoneyRules(GenericRules[State]):
     def _timeout(self, run: _Run, action: Action) -> None:
         """10.3: a deadline that has passed: the decision's default action, by every rule."""
         who = action["seat"]
-        for d in self.deadlines(run.state):
-            if d.action == action:
-                if run.now < d.due:
-                    raise IllegalAction(_("It is too early for that time-out."))
-                break
-        else:
-            raise IllegalAction(_("Nothing is waiting for that time-out."))
+        check_due(self.deadlines(run.state), action, run.now)
         kind, _seats = decision(run.state)
         run.emit("timed_out", {"seat": who, "kind": kind})
         for default in default_actions(run.state, who):

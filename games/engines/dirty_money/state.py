@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..base import fields_from_json
 from .cards import BANK, LOCATION_ORDER, PLACEMENTS, REGIONS
 
 # phases
@@ -160,14 +161,7 @@ def state_to_json(state: State) -> dict[str, Any]:
 
 
 def state_from_json(data: dict[str, Any]) -> State:
-    kwargs: dict[str, Any] = {}
-    for f in fields(State):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        depth = _DEPTH.get(f.name, 0)
-        kwargs[f.name] = _to_tuples(value, depth) if depth else value
-    return State(**kwargs)
+    return fields_from_json(State, data, lambda name, value: _to_tuples(value, _DEPTH.get(name, 0)))
 
 
 def all_cards(state: State) -> list[str]:

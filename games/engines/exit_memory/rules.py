@@ -13,12 +13,14 @@ from ..base import (
     Action,
     Deadline,
     DecideContext,
+    DecideRun,
     Event,
     GenericRules,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
+    check_due,
 )
 from ..base import gettext_noop as _
 from . import bot as _bot
@@ -193,25 +195,11 @@ def seconds_for(state: State, kind: str) -> float:
 # -- one decide call ------------------------------------------------------------------------------
 
 
-class _Run:
-    """Events of one ``decide`` call, applied as they are emitted so later steps see them."""
-
+class _Run(DecideRun[State]):
     def __init__(self, state: State, now: float, prescribed: Prescribed | None) -> None:
-        self.state = state
+        super().__init__(state, _evolve)
         self.now = now
         self.prescribed = prescribed
-        self.events: list[Event] = []
-
-    def emit(
-        self,
-        kind: str,
-        data: dict[str, Any],
-        secret: dict[str, Any] | None = None,
-        visible_to: tuple[int, ...] = (),
-    ) -> None:
-        event = Event(kind, data, secret, visible_to)
-        self.events.append(event)
-        self.state = _evolve(self.state, event)
 
     # -- rounds (section 3, R-44) ---------------------------------------------------------------
 
@@ -574,13 +562,7 @@ class ExitMemoryRules(GenericRules[State]):
 
     def _timeout(self, run: _Run, action: Action) -> None:
         """R-70: the default of the decision whose time ran out, marked automatic."""
-        for deadline in self.deadlines(run.state):
-            if deadline.action == action:
-                if run.now < deadline.due:
-                    raise IllegalAction(_("It is too early for that time-out."))
-                break
-        else:
-            raise IllegalAction(_("Nothing is waiting for that time-out."))
+        check_due(self.deadlines(run.state), action, run.now)
         kind, seats = decision(run.state)
         run.emit("timed_out", {"seat": action["seat"], "kind": kind})
         self._default(run, kind, seats)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..base import fields_from_json
 from .tiles import N, target_score
 
 # Phases. RESOLUTION is transient: the walk runs inside one ``decide``.
@@ -100,20 +101,15 @@ def state_to_json(state: State) -> dict[str, Any]:
     return out
 
 
+def _field_from_json(name: str, value: Any) -> Any:
+    if name == "pile":
+        return tuple(Placed(t, fa, bool(fd)) for t, fa, fd in value)
+    if name == "chains":
+        return tuple(Chain(n, p, tuple(m)) for n, p, m in value)
+    if name in ("hands", "score_history"):
+        return tuple(tuple(h) for h in value)
+    return tuple(value) if isinstance(value, list) else value
+
+
 def state_from_json(data: dict[str, Any]) -> State:
-    kwargs: dict[str, Any] = {}
-    for f in fields(State):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        if f.name == "pile":
-            kwargs[f.name] = tuple(Placed(t, fa, bool(fd)) for t, fa, fd in value)
-        elif f.name == "chains":
-            kwargs[f.name] = tuple(Chain(n, p, tuple(m)) for n, p, m in value)
-        elif f.name in ("hands", "score_history"):
-            kwargs[f.name] = tuple(tuple(h) for h in value)
-        elif isinstance(value, list):
-            kwargs[f.name] = tuple(value)
-        else:
-            kwargs[f.name] = value
-    return State(**kwargs)
+    return fields_from_json(State, data, _field_from_json)

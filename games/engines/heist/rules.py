@@ -12,12 +12,14 @@ from ..base import (
     Action,
     Deadline,
     DecideContext,
+    DecideRun,
     Event,
     GenericRules,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
+    check_due,
     check_sender,
     gettext_noop,
 )
@@ -147,27 +149,15 @@ def staying(state: State) -> tuple[Hand, ...]:
 # --------------------------------------------------------------------------------------------
 
 
-class _Run:
+class _Run(DecideRun[State]):
     def __init__(self, state: State, ctx: DecideContext) -> None:
-        self.state = state
+        super().__init__(state, _evolve)
         self.now = float(ctx.now)
         self.rng = ctx.rng
-        self.events: list[Event] = []
 
     @property
     def T(self) -> float:
         return float(self.state.time_limit)
-
-    def emit(
-        self,
-        type_: str,
-        data: dict[str, Any],
-        secret: dict[str, Any] | None = None,
-        visible_to: tuple[int, ...] = (),
-    ) -> None:
-        event = Event(type_, data, secret, visible_to)
-        self.events.append(event)
-        self.state = _evolve(self.state, event)
 
     # -- heist start and planning ----------------------------------------------------------
 
@@ -758,12 +748,7 @@ class HeistRules(GenericRules[State]):
         depend on the state alone, so that everything ``legal_actions`` lists is accepted. Time
         passing reaches the state only through these SYSTEM actions and their events (R-80).
         """
-        for d in self.deadlines(run.state):
-            if d.action == action:
-                if run.now < d.due:
-                    raise IllegalAction(_("It is too early for that time-out."))
-                return
-        raise IllegalAction(_("Nothing is waiting for that time-out."))
+        check_due(self.deadlines(run.state), action, run.now)
 
     def _do_resign(self, run: _Run, seat: int, action: Action) -> None:
         who = action["seat"]

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
+from ..base import fields_from_json
 from .constants import DECK_SIZE, DECK_SIZE_QUICK, TARGET, TARGET_QUICK
 
 _Frozen = TypeVar("_Frozen")
@@ -227,27 +228,23 @@ def state_to_json(state: State) -> dict[str, Any]:
     return out
 
 
+def _field_from_json(name: str, value: Any) -> Any:
+    if name == "hands":
+        return _tuple_of(Hand, value)
+    if name == "offers":
+        return _open_offers(value)
+    if name == "looks":
+        return _tuple_of(Look, value)
+    if name in ("choices", "previous", "money_history"):
+        return tuple(tuple(v) for v in value)
+    if name == "prompts":
+        return tuple((int(s), d) for s, d in value)
+    if name == "report":
+        return tuple(dict(v) for v in value)
+    if name == "informant":
+        return None if value is None else (int(value[0]), int(value[1]))
+    return tuple(value) if isinstance(value, list) else value
+
+
 def state_from_json(data: dict[str, Any]) -> State:
-    kwargs: dict[str, Any] = {}
-    for f in fields(State):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        if f.name == "hands":
-            value = _tuple_of(Hand, value)
-        elif f.name == "offers":
-            value = _open_offers(value)
-        elif f.name == "looks":
-            value = _tuple_of(Look, value)
-        elif f.name in ("choices", "previous", "money_history"):
-            value = tuple(tuple(v) for v in value)
-        elif f.name == "prompts":
-            value = tuple((int(s), d) for s, d in value)
-        elif f.name == "report":
-            value = tuple(dict(v) for v in value)
-        elif f.name == "informant":
-            value = None if value is None else (int(value[0]), int(value[1]))
-        elif isinstance(value, list):
-            value = tuple(value)
-        kwargs[f.name] = value
-    return State(**kwargs)
+    return fields_from_json(State, data, _field_from_json)

@@ -51,6 +51,7 @@ from ..base import (
     Action,
     Deadline,
     DecideContext,
+    DecideRun,
     Event,
     GenericRules,
     IllegalAction,
@@ -231,12 +232,11 @@ def ranks_of(scores: tuple[int, ...]) -> tuple[int, ...]:
 # --------------------------------------------------------------------------------------------
 
 
-class _Run:
+class _Run(DecideRun[State]):
     def __init__(self, state: State, source: Source, t: int) -> None:
-        self.state = state
+        super().__init__(state, _evolve)
         self.source = source
         self.t = t
-        self.events: list[Event] = []
 
     def emit(
         self,
@@ -258,8 +258,7 @@ class _Run:
             event = Event(type_, {}, {**payload, **(secret or {})}, visible_to)
         else:
             event = Event(type_, payload, secret, visible_to)
-        self.events.append(event)
-        self.state = _evolve(self.state, event)
+        self.record(event)
 
     # -- timers -----------------------------------------------------------------------------
 
@@ -1054,9 +1053,7 @@ class PoliceAlarmRules(GenericRules[State]):
         """R-25 (D-8): private to the thief; the public part of the event is empty."""
         s = self._check(run, seat, "auto_escape")
         on = bool(action["on"])
-        event = Event("auto_escape_set", {}, {"t": run.t, "on": on}, (s.thief,))
-        run.events.append(event)
-        run.state = _evolve(run.state, event)
+        run.record(Event("auto_escape_set", {}, {"t": run.t, "on": on}, (s.thief,)))
 
     def _do_roll(self, run: _Run, seat: int, action: Action, fired: bool) -> None:
         """R-14 .. R-19, R-22, T-11."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..base import fields_from_json
 from .constants import START, Cell
 
 STANDARD = "standard"
@@ -150,8 +151,4 @@ def state_to_json(state: State) -> dict[str, Any]:
 
 
 def state_from_json(data: Any) -> State:
-    names = {f.name for f in fields(State)}
-    kwargs = {k: _from_json(v) for k, v in dict(data).items() if k in names}
-    if "origin" in kwargs:
-        kwargs["origin"] = float(kwargs["origin"])
-    return State(**kwargs)
+    return fields_from_json(State, data, lambda name, value: float(value) if name == "origin" else _from_json(value))
