@@ -154,6 +154,14 @@ class FixedRng(random.Random):
         return super().choice(seq)
 
 
+def reversed_car(dice: tuple[str, ...], **kw: Any) -> Game:
+    """Seat 0 facing back at row 10 since the start of its turn (R-56, R-57), choosing what its
+    ``dice`` do (stage ``mod``); seats 1 and 2 wait at row 1."""
+    return scenario(
+        "row 10: . . 0 . .\nrow 1: 1 2 . . .", facings={0: -1}, dice=dice, stage="mod", reversed_start=True, **kw
+    )
+
+
 def do(
     state: Game,
     seat: int,

@@ -10,7 +10,7 @@ import pytest
 from games.engines.base import IllegalAction
 from games.engines.bridge_race.sim import Sim
 
-from .helpers import car, do, fx, money_total, parse_picture, prompt_of, scenario, turn_of
+from .helpers import car, do, fx, money_total, parse_picture, prompt_of, reversed_car, scenario, turn_of
 
 S = {"type": "STEP", "dir": "STRAIGHT"}
 
@@ -103,14 +103,7 @@ def test_r55_guardrail_exemption_only_if_stopped():
 
 
 def test_r57_uturn_when_tile_adds_tokens_later():
-    g = scenario(
-        "row 10: . . 0 . .\nrow 1: 1 2 . . .",
-        facings={0: -1},
-        dice=("STEER", "POINTER", "POINTER", "SHOOT", "SHOOT"),
-        stage="mod",
-        reversed_start=True,
-        tiles={0: ("B13",)},
-    )
+    g = reversed_car(("STEER", "POINTER", "POINTER", "SHOOT", "SHOOT"), tiles={0: ("B13",)})
     g, _ = do(g, 0, {"type": "RESOLVE_DICE"})
     assert car(g, 0).facing == -1
     g, _ = do(g, 0, {"type": "USE_TILE", "tile": "B13"})

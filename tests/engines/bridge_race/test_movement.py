@@ -6,7 +6,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 
-from .helpers import car, do, money_total, scenario, turn_of, with_turn
+from .helpers import car, do, money_total, reversed_car, scenario, turn_of, with_turn
 
 S = {"type": "STEP", "dir": "STRAIGHT"}
 L = {"type": "STEP", "dir": "LANE-"}
@@ -305,24 +305,12 @@ def test_r55_spin_from_shot_and_exemption_when_stopped_at_rail():
 
 
 def test_r56_r57_reversed_car_uturn_automatic_when_tokens():
-    g = scenario(
-        "row 10: . . 0 . .\nrow 1: 1 2 . . .",
-        facings={0: -1},
-        dice=("STEER", "STEER", "STEER", "POINTER", "SHOOT"),
-        stage="mod",
-        reversed_start=True,
-    )
+    g = reversed_car(("STEER", "STEER", "STEER", "POINTER", "SHOOT"))
     with pytest.raises(IllegalAction):
         do(g, 0, {"type": "RESOLVE_DICE", "adjust": [[3, 10]]})
     g, _ = do(g, 0, {"type": "RESOLVE_DICE"})
     assert car(g, 0).facing == 1 and turn_of(g).stage == "after"
-    g = scenario(
-        "row 10: . . 0 . .\nrow 1: 1 2 . . .",
-        facings={0: -1},
-        dice=("STEER", "STEER", "POINTER", "POINTER", "SHOOT"),
-        stage="mod",
-        reversed_start=True,
-    )
+    g = reversed_car(("STEER", "STEER", "POINTER", "POINTER", "SHOOT"))
     g, _ = do(g, 0, {"type": "RESOLVE_DICE"})
     assert car(g, 0).facing == -1
 

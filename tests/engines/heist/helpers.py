@@ -49,6 +49,12 @@ def started(players: int, seed: int | str = 0, **options: Any) -> tuple[State, l
     return act(state, SYSTEM, {"type": "start"}, seed=seed)
 
 
+def first_heist(players: int, phase: str, loot: str, deck: Sequence[str], **changes: Any) -> State:
+    """A state of heist 1 in ``phase``, with ``loot`` on the table and ``deck`` still to come (R-72)."""
+    state = RULES.initial(players, {"time_limit": T})
+    return replace(state, phase=phase, heist=1, loot=loot, deck=tuple(deck), **changes)
+
+
 def planning_state(
     players: int,
     loot: str = "L01",
@@ -57,17 +63,8 @@ def planning_state(
     **kw: Any,
 ) -> State:
     """A state at the start of planning of heist 1 with the given loot card (R-72)."""
-    state = RULES.initial(players, {"time_limit": T})
-    return replace(
-        state,
-        phase=PLANNING,
-        heist=1,
-        loot=loot,
-        deck=tuple(deck),
-        planning_at=NOW,
-        balances=tuple(balances) if balances is not None else state.balances,
-        **kw,
-    )
+    state = first_heist(players, PLANNING, loot, deck, planning_at=NOW, **kw)
+    return state if balances is None else replace(state, balances=tuple(balances))
 
 
 def negotiation_state(
@@ -96,13 +93,11 @@ def negotiation_state(
             hands.append(Hand(seat, slot, role, stake, own, stake - own))
             cards.append(role)
     aside = cards.pop(set_aside)
-    base = RULES.initial(n, {"time_limit": T})
-    return replace(
-        base,
-        phase=NEGOTIATION,
-        heist=1,
-        loot=loot,
-        deck=tuple(deck),
+    return first_heist(
+        n,
+        NEGOTIATION,
+        loot,
+        deck,
         balances=tuple(bal),
         choices=tuple(per_seat),
         hands=tuple(hands),
