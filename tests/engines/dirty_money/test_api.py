@@ -17,20 +17,8 @@ from .playout import playout
 @pytest.mark.parametrize(
     "payload",
     [
-        None,
-        [],
+        # Not an object, a bad type, a bad resign seat: MALFORMED_ENVELOPES in tests/engines/test_hostile_payloads.py.
         "buy",
-        {},
-        {"type": 3},
-        {"type": "fly"},
-        {"type": "resign"},
-        {"type": "resign", "seat": True},
-        {"type": "resign", "seat": "²"},
-        {"type": "resign", "seat": "--1"},
-        {"type": "resign", "seat": "9" * 5000},
-        {"type": "resign", "seat": 10**30},
-        {"type": "resign", "seat": 1.5},
-        {"type": "resign", "seat": {"a": 1}},
         {"type": "choose_location"},
         {"type": "choose_location", "location": "LOC-XX"},
         {"type": "choose_location", "location": ["LOC-EU"]},

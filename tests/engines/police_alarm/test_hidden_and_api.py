@@ -92,21 +92,9 @@ def test_N1_commitment_is_public_from_the_start() -> None:
 @pytest.mark.parametrize(
     "payload",
     [
-        None,
-        [],
+        # Not an object, a bad type, a bad resign seat: MALFORMED_ENVELOPES in tests/engines/test_hostile_payloads.py.
         "roll",
-        {},
-        {"type": 3},
-        {"type": "fly"},
         {"type": ["roll"]},
-        {"type": "resign"},
-        {"type": "resign", "seat": True},
-        {"type": "resign", "seat": "²"},
-        {"type": "resign", "seat": "--1"},
-        {"type": "resign", "seat": "9" * 5000},
-        {"type": "resign", "seat": 10**40},
-        {"type": "resign", "seat": 1.5},
-        {"type": "resign", "seat": {"a": 1}},
         {"type": "place", "circles": "x" * 50},
         {"type": "place", "circles": [1, 2]},
         {"type": "place", "circles": [["A"], "B"]},
