@@ -391,6 +391,11 @@ class DecideRun(Generic[S]):
         self.record(Event(type_, data, secret, visible_to))
 
 
+def fields_to_json(state: DataclassInstance, encode: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """The snapshot of the dataclass ``state``: each field as ``encode(name, value)`` writes it."""
+    return {f.name: encode(f.name, getattr(state, f.name)) for f in fields(state)}
+
+
 def fields_from_json(cls: type[D], data: Mapping[str, Any], decode: Callable[[str, Any], Any]) -> D:
     """The dataclass ``cls`` (a game's state) from its snapshot: each field that ``data`` holds, as
     ``decode(name, value)`` gives it back; a field it lacks keeps its default, so that older

@@ -8,10 +8,10 @@ Corrupt Rat's overpay slot; ``card`` is ``"*"`` for a virtual token (R-6).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from ..base import fields_from_json
+from ..base import fields_from_json, fields_to_json
 from .cards import BANK, LOCATION_ORDER, PLACEMENTS, REGIONS
 
 # phases
@@ -157,7 +157,7 @@ def _to_tuples(value: Any, depth: int) -> Any:
 
 
 def state_to_json(state: State) -> dict[str, Any]:
-    return {f.name: _to_lists(getattr(state, f.name)) for f in fields(state)}
+    return fields_to_json(state, lambda _name, value: _to_lists(value))
 
 
 def state_from_json(data: dict[str, Any]) -> State:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from ..base import fields_from_json
+from ..base import fields_from_json, fields_to_json
 from .tiles import N, target_score
 
 # Phases. RESOLUTION is transient: the walk runs inside one ``decide``.
@@ -84,21 +84,14 @@ class State:
         return self.chains[-1] if self.phase == CHAIN and self.chains else None
 
 
-def state_to_json(state: State) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields(state):
-        value = getattr(state, f.name)
-        if f.name == "pile":
-            out[f.name] = [[p.tile, p.facing, p.face_down] for p in value]
-        elif f.name == "chains":
-            out[f.name] = [[c.number, c.position, list(c.members)] for c in value]
-        elif f.name in ("hands", "score_history"):
-            out[f.name] = [list(h) for h in value]
-        elif isinstance(value, tuple):
-            out[f.name] = list(value)
-        else:
-            out[f.name] = value
-    return out
+def _field_to_json(name: str, value: Any) -> Any:
+    if name == "pile":
+        return [[p.tile, p.facing, p.face_down] for p in value]
+    if name == "chains":
+        return [[c.number, c.position, list(c.members)] for c in value]
+    if name in ("hands", "score_history"):
+        return [list(h) for h in value]
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _field_from_json(name: str, value: Any) -> Any:
@@ -109,6 +102,10 @@ def _field_from_json(name: str, value: Any) -> Any:
     if name in ("hands", "score_history"):
         return tuple(tuple(h) for h in value)
     return tuple(value) if isinstance(value, list) else value
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    return fields_to_json(state, _field_to_json)
 
 
 def state_from_json(data: dict[str, Any]) -> State:

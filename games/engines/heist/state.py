@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-from ..base import fields_from_json
+from ..base import fields_from_json, fields_to_json
 from .constants import DECK_SIZE, DECK_SIZE_QUICK, TARGET, TARGET_QUICK
 
 _Frozen = TypeVar("_Frozen")
@@ -211,21 +211,14 @@ def _open_offers(items: list[dict[str, Any]]) -> tuple[Offer, ...]:
     return tuple(Offer(**{k: item[k] for k in _OFFER_FIELDS}) for item in items if item.get("status", OPEN) == OPEN)
 
 
-def state_to_json(state: State) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields(state):
-        value = getattr(state, f.name)
-        if f.name in ("hands", "offers", "looks"):
-            out[f.name] = [{g.name: getattr(item, g.name) for g in fields(item)} for item in value]
-        elif f.name in ("choices", "previous", "prompts", "money_history"):
-            out[f.name] = [list(v) for v in value]
-        elif f.name == "report":
-            out[f.name] = [dict(v) for v in value]
-        elif isinstance(value, tuple):
-            out[f.name] = list(value)
-        else:
-            out[f.name] = value
-    return out
+def _field_to_json(name: str, value: Any) -> Any:
+    if name in ("hands", "offers", "looks"):
+        return [{g.name: getattr(item, g.name) for g in fields(item)} for item in value]
+    if name in ("choices", "previous", "prompts", "money_history"):
+        return [list(v) for v in value]
+    if name == "report":
+        return [dict(v) for v in value]
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _field_from_json(name: str, value: Any) -> Any:
@@ -244,6 +237,10 @@ def _field_from_json(name: str, value: Any) -> Any:
     if name == "informant":
         return None if value is None else (int(value[0]), int(value[1]))
     return tuple(value) if isinstance(value, list) else value
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    return fields_to_json(state, _field_to_json)
 
 
 def state_from_json(data: dict[str, Any]) -> State:

@@ -7,10 +7,10 @@ second of the ``start`` input. ``seed``, ``deck``, ``placement`` and ``layout`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from ..base import fields_from_json
+from ..base import fields_from_json, fields_to_json
 from .constants import START, Cell
 
 STANDARD = "standard"
@@ -147,7 +147,7 @@ def _from_json(value: Any) -> Any:
 
 
 def state_to_json(state: State) -> dict[str, Any]:
-    return {f.name: _to_json(getattr(state, f.name)) for f in fields(state)}
+    return fields_to_json(state, lambda _name, value: _to_json(value))
 
 
 def state_from_json(data: Any) -> State:
