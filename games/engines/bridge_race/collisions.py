@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from .board import LANES, LAST_ROW, guarded, wall_row
-from .movement import Vec, enter, fall_river, leave
+from .movement import Vec, ahead, enter, leave
 from .sim import Sim
 
 
@@ -119,17 +119,11 @@ def hit_stopped(sim: Sim, seat: int, other: int, v: Vec) -> None:
             return
     else:
         mover, vec = seat, (-v[0], -v[1])
-    c = sim.car(mover)
-    if c.status != "board":
+    found = ahead(sim, mover, vec)
+    if found is None:
         return
-    dest = (c.lane + vec[0], c.row + vec[1])
-    from .movement import beyond
-
-    how = beyond(sim, mover, dest)
+    dest, how = found
     if how in ("end", "guard"):
-        return
-    if how == "river":
-        fall_river(sim, mover, c.cell)
         return
     if how:
         leave(sim, mover, how)

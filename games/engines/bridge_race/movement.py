@@ -78,15 +78,25 @@ def leave(sim: Sim, seat: int, how: str) -> None:
         fall_river(sim, seat, c.cell)
 
 
+def ahead(sim: Sim, seat: int, v: Vec) -> tuple[Cell, str] | None:
+    """The cell one step ``v`` from ``seat``'s car and what :func:`beyond` says of it; ``None`` for
+    a car no longer on the board."""
+    c = sim.car(seat)
+    if c.status != "board":
+        return None
+    t = (c.lane + v[0], c.row + v[1])
+    return t, beyond(sim, seat, t)
+
+
 def step(sim: Sim, seat: int, v: Vec, mode: str) -> None:
     """R-33. mode: move (own movement step), slide, mortar."""
     from . import collisions
 
-    c = sim.car(seat)
-    if c.status != "board":
+    found = ahead(sim, seat, v)
+    if found is None:
         return
-    t = (c.lane + v[0], c.row + v[1])
-    how = beyond(sim, seat, t)
+    t, how = found
+    c = sim.car(seat)
     if how in ("end", "guard"):
         rail_hit(sim, seat)
         return

@@ -4,6 +4,7 @@ state and the patch recorded in the event (R-97)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -368,19 +369,21 @@ def apply_patch(g: Game, pub: dict[str, Any], sec: dict[str, Any] | None) -> Gam
             cars[int(i)] = Car.from_json(c)
         kw["cars"] = tuple(cars)
     if "o" in pub:
-        objs = dict(g.objects or {})
-        for k, v in pub["o"].items():
-            if v is None:
-                objs.pop(unkey(k), None)
-            else:
-                objs[unkey(k)] = Obj.from_json(v)
-        kw["objects"] = objs
+        kw["objects"] = _patched_cells(g.objects, pub["o"], Obj.from_json)
     if "m" in pub:
-        money = dict(g.money or {})
-        for k, v in pub["m"].items():
-            if v is None:
-                money.pop(unkey(k), None)
-            else:
-                money[unkey(k)] = v
-        kw["money"] = money
+        kw["money"] = _patched_cells(g.money, pub["m"], lambda amount: amount)
     return replace(g, **kw) if kw else g
+
+
+def _patched_cells(
+    cells: dict[Cell, Any] | None, changes: dict[str, Any], decode: Callable[[Any], Any]
+) -> dict[Cell, Any]:
+    """``cells`` with a patch's changes by cell key: ``None`` empties the cell, anything else is
+    ``decode``d into it."""
+    out = dict(cells or {})
+    for k, v in changes.items():
+        if v is None:
+            out.pop(unkey(k), None)
+        else:
+            out[unkey(k)] = decode(v)
+    return out

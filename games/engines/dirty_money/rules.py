@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -234,15 +235,9 @@ class _Run(DecideRun[State]):
         self.now = float(ctx.now)
         self.rng = ctx.rng
 
-    def emit(
-        self,
-        type_: str,
-        data: dict[str, Any],
-        secret: dict[str, Any] | None = None,
-        visible_to: tuple[int, ...] = (),
-    ) -> None:
+    def record(self, event: Event) -> None:
         """Every event carries the time of its action (``at``)."""
-        super().emit(type_, {**data, "at": self.now}, secret, visible_to)
+        super().record(replace(event, data={**event.data, "at": self.now}))
 
     # -- cards moving ------------------------------------------------------------------------------------
 
@@ -994,6 +989,17 @@ def _legal(state: State, seat: int, kind: str) -> list[Action]:
     return []
 
 
+def _buy(cards: list[str], payment: tuple[str, ...], shark_card: str | None) -> Action:
+    """The ``buy`` action of ``cards`` paid with ``payment`` (R-60 to R-68, R-89)."""
+    return {
+        "type": "buy",
+        "cards": cards,
+        "mode": "combined" if len(cards) == 2 else "separate",
+        "payment": list(payment),
+        "shark_card": shark_card,
+    }
+
+
 def purchase_options(state: State, seat: int) -> list[tuple[list[str], int]]:
     """Every (cards in order, amount due) the active player could buy now, before paying."""
     offer = buyable(state)
@@ -1020,14 +1026,7 @@ def purchase_actions(state: State, seat: int) -> list[Action]:
         if key not in cache:
             cache[key] = payments(hand, villain, region, due, shark)
         for pay, special in cache[key]:
-            action: Action = {
-                "type": "buy",
-                "cards": cards,
-                "mode": "combined" if len(cards) == 2 else "separate",
-                "payment": list(pay),
-                "shark_card": special,
-            }
-            out.append(action)
+            out.append(_buy(cards, pay, special))
     return out
 
 
@@ -1047,13 +1046,6 @@ def legal_purchase(state: State, seat: int, worth: Any) -> Action | None:
         cards_paid, special = pay
         total = sum(2 if c == special else value_to(c, villain) for c in cards_paid)
         score = sum(worth(c, state, seat) for c in cards) - 0.3 * (total - due)
-        action: Action = {
-            "type": "buy",
-            "cards": cards,
-            "mode": "combined" if len(cards) == 2 else "separate",
-            "payment": list(cards_paid),
-            "shark_card": special,
-        }
         if best is None or score > best[0]:
-            best = (score, action)
+            best = (score, _buy(cards, cards_paid, special))
     return best[1] if best else None

@@ -271,12 +271,18 @@ class _Run(DecideRun[State]):
 
     # -- placing (R-5..R-11, section 7) ----------------------------------------------------------
 
-    def place(self, seat: int, tile: str, facing: str | None, auto: bool) -> None:
+    def on_turn(self, seat: int, phases: tuple[str, ...] = (TURN,)) -> State:
+        """The state, once it is ``seat``'s turn in one of ``phases`` (R-68: else WRONG_PHASE or
+        NOT_YOUR_TURN)."""
         s = self.state
-        if s.phase not in (TURN, EXTRA):
+        if s.phase not in phases:
             raise Refused(WRONG_PHASE)
         if seat != s.turn:
             raise Refused(NOT_YOUR_TURN)
+        return s
+
+    def place(self, seat: int, tile: str, facing: str | None, auto: bool) -> None:
+        s = self.on_turn(seat, (TURN, EXTRA))
         if tile not in s.hands[seat]:
             raise Refused(TILE_NOT_IN_HAND)
         allowed = allowed_facings(s, tile)
@@ -337,11 +343,7 @@ class _Run(DecideRun[State]):
     # -- declaring and the chain (R-13..R-20) ----------------------------------------------------
 
     def declare(self, seat: int) -> None:
-        s = self.state
-        if s.phase != TURN:
-            raise Refused(WRONG_PHASE)
-        if seat != s.turn:
-            raise Refused(NOT_YOUR_TURN)
+        s = self.on_turn(seat)
         if s.jammed[seat]:
             raise Refused(JAMMED)
         self.emit("lost_declared", {"seat": seat, "chain": len(s.chains) + 1, "position": len(s.pile)})
@@ -370,11 +372,7 @@ class _Run(DecideRun[State]):
             self.after_action(self.state.chains[-1].members[0])
 
     def pass_turn(self, seat: int, auto: bool) -> None:
-        s = self.state
-        if s.phase != TURN:
-            raise Refused(WRONG_PHASE)
-        if seat != s.turn:
-            raise Refused(NOT_YOUR_TURN)
+        s = self.on_turn(seat)
         if s.hands[seat]:
             raise Refused(HAND_NOT_EMPTY)  # R-4
         self.emit("passed", {"seat": seat, "auto": auto})  # R-12

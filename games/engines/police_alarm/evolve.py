@@ -53,6 +53,10 @@ def _game_created(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State
     )
 
 
+# The police car of a drive yet to start: at the start, heading nowhere, nothing revealed or found.
+_DRIVE_NOT_STARTED: dict[str, Any] = {"car": START, "heading": "", "revealed": (), "found": 0}
+
+
 def _round_setup(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
     cards = tuple(d.get("cards", ()))
     return with_changes(
@@ -80,10 +84,7 @@ def _round_setup(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> State:
         pause_until=0,
         last_roll=None,
         tat=s.t,
-        car=START,
-        heading="",
-        revealed=(),
-        found=0,
+        **_DRIVE_NOT_STARTED,
         auto_escape=False,
     )
 
@@ -162,10 +163,7 @@ def _session_ended(s: State, d: Mapping[str, Any], x: Mapping[str, Any]) -> Stat
         step="thief",
         phase=SETUP,
         step_t=s.t,
-        car=START,
-        heading="",
-        revealed=(),
-        found=0,
+        **_DRIVE_NOT_STARTED,
         ready=False,
         go_at=0,
         pause_until=0,

@@ -557,6 +557,21 @@ def _seat_label(i: int) -> str:
     return str(i + 1)
 
 
+def _handicaps(name: str, label: str, default: int, choices: tuple[int, ...]) -> tuple[Option, ...]:
+    """W-10: the option ``{name}_{seat}`` for each of the four lobby seats, in milliseconds;
+    ``label`` names the seat by ``%s``."""
+    return tuple(
+        Option(
+            f"{name}_{i}",
+            label % _seat_label(i),
+            "choice",
+            str(default),
+            tuple((str(v), _("%s ms") % v) for v in choices),
+        )
+        for i in range(4)
+    )
+
+
 class PoliceAlarmRules(GenericRules[State]):
     slug = "police_alarm"
     name = _("Police Alarm")
@@ -597,26 +612,8 @@ class PoliceAlarmRules(GenericRules[State]):
             "48",
             tuple((str(h), _("%s hours") % h) for h in RELAY_HOURS),
         ),
-        *(
-            Option(
-                f"step_ms_{i}",
-                _("Handicap for seat %s: time per street cell as police") % _seat_label(i),
-                "choice",
-                str(STEP_MS),
-                tuple((str(v), _("%s ms") % v) for v in STEP_CHOICES),
-            )
-            for i in range(4)
-        ),
-        *(
-            Option(
-                f"roll_ms_{i}",
-                _("Handicap for seat %s: time between rolls as thief") % _seat_label(i),
-                "choice",
-                str(ROLL_MS),
-                tuple((str(v), _("%s ms") % v) for v in ROLL_CHOICES),
-            )
-            for i in range(4)
-        ),
+        *_handicaps("step_ms", _("Handicap for seat %s: time per street cell as police"), STEP_MS, STEP_CHOICES),
+        *_handicaps("roll_ms", _("Handicap for seat %s: time between rolls as thief"), ROLL_MS, ROLL_CHOICES),
     )
     terms: Mapping[str, str] = TERMS
     uses_time_limit = False  # its own clock: the options' times, or real time
