@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.engines.base import SYSTEM, DecideContext, Event
@@ -17,9 +18,10 @@ def playout(
     options: dict[str, Any],
     seed: int,
     bots: bool = False,
-    check: Any = None,
+    check: Callable[[State, Event], None] | None = None,
 ) -> tuple[State, State, list[Event]]:
-    """Play a game to its end with random legal actions (or bots), time-outs now and then."""
+    """Play a game to its end with random legal actions (or bots), time-outs now and then;
+    ``check`` sees the state after each event."""
     rng = random.Random(seed)
     initial = RULES.initial(players, {**options, "time_limit": 60})
     state, log, now = initial, [], 1_000_000.0

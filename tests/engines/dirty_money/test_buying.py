@@ -29,6 +29,12 @@ def buy(cards: list[str], payment: list[str], **extra: Any) -> dict[str, Any]:
     return {"type": "buy", "cards": cards, "payment": payment, **extra}
 
 
+def assert_refused(state: State, cards: list[str], payment: list[str], seat: int = 0) -> None:
+    """``seat``'s buy of ``cards`` paid with ``payment`` is illegal in ``state``."""
+    with pytest.raises(IllegalAction):
+        act(state, seat, buy(cards, payment))
+
+
 def test_R50_declining_ends_the_visit() -> None:
     state = eu(["EUR-5C-1"])
     after, events = act(state, 0, {"type": "end_location_action"})
@@ -53,29 +59,22 @@ def test_R51_R56_R65_R8_buy_one_then_a_second_separately() -> None:
 
 
 def test_R51_only_this_locations_display() -> None:
-    state = eu(["USD-5C-1"])
-    with pytest.raises(IllegalAction):
-        act(state, 0, buy(["US-16"], ["USD-5C-1"]))
+    assert_refused(eu(["USD-5C-1"]), ["US-16"], ["USD-5C-1"])
 
 
 def test_R61_eligible_currency_or_crypto() -> None:
     state = eu(["USD-5C-1", "CRY-3C-1", "EUR-1C-1"])
-    with pytest.raises(IllegalAction):
-        act(state, 0, buy(["EU-01"], ["USD-5C-1"]))
+    assert_refused(state, ["EU-01"], ["USD-5C-1"])
     after, _ = act(state, 0, buy(["EU-01"], ["CRY-3C-1", "EUR-1C-1"]))
     assert "EU-01" in after.tableaux[0]
 
 
 def test_R62_enough_money() -> None:
-    state = eu(["EUR-3C-1"])
-    with pytest.raises(IllegalAction):
-        act(state, 0, buy(["EU-01"], ["EUR-3C-1"]))
+    assert_refused(eu(["EUR-3C-1"]), ["EU-01"], ["EUR-3C-1"])
 
 
 def test_R63_no_surplus_card() -> None:
-    state = eu(["EUR-4C-1", "EUR-1C-1", "EUR-9D-1"])
-    with pytest.raises(IllegalAction):
-        act(state, 0, buy(["EU-01"], ["EUR-4C-1", "EUR-1C-1"]))  # the 1 is not needed
+    assert_refused(eu(["EUR-4C-1", "EUR-1C-1", "EUR-9D-1"]), ["EU-01"], ["EUR-4C-1", "EUR-1C-1"])  # the 1 is not needed
     assert payment_error(("EUR-9D-1", "EUR-1C-1"), "V2-RAT", "EU", 4, ["EUR-9D-1", "EUR-1C-1"], None)
     assert payment_error(("EUR-9D-1",), "V2-RAT", "EU", 4, ["EUR-9D-1"], None) is None
 
@@ -238,9 +237,7 @@ def test_R68_illegal_purchase_changes_nothing() -> None:
 
 
 def test_R55_nobody_else_buys() -> None:
-    state = eu(["EUR-4C-1"])
-    with pytest.raises(IllegalAction):
-        act(state, 1, buy(["EU-01"], ["EUR-4C-1"]))
+    assert_refused(eu(["EUR-4C-1"]), ["EU-01"], ["EUR-4C-1"], seat=1)
 
 
 def test_R70_two_law_firms_two_tokens() -> None:

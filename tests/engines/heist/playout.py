@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.engines.base import SYSTEM, DecideContext, Event
@@ -38,10 +39,11 @@ def playout(
     seed: int,
     *,
     bots: bool = False,
-    check: Any = None,
+    check: Callable[[State, list[Event]], None] | None = None,
     max_steps: int = 5000,
 ) -> tuple[State, list[Event], State]:
-    """Play a whole game with random legal actions and time-outs. Returns (final, log, initial).
+    """Play a whole game with random legal actions and time-outs. Returns (final, log, initial);
+    ``check`` sees the state and the events after each action.
 
     A due time-out is not always applied at once: like the server's sweep, it may come after
     some late player actions, which must be accepted until then (R-80).
