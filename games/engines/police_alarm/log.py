@@ -39,6 +39,30 @@ _PAIRS = {
 }
 
 
+# Events told by one fixed line.
+_FIXED = {
+    "thief_ready": _("The thief is ready."),
+    "countdown": _("Get ready: 3, 2, 1 ..."),
+    "round_started": _("Go!"),
+    "alarm_ended": _("Next!"),
+    "layout": _("The tiles are laid out anew."),
+    "suspended": _("The game is suspended until every active player is back."),
+    "resume_countdown": _("Everybody is back: the game resumes in 3 seconds."),
+    "resumed": _("The game goes on."),
+    "abandon_offered": _("The suspension has lasted two minutes: the game may now be abandoned."),
+    "abandoned": _("The game was abandoned. Nobody wins."),
+}
+
+# Events told by one line naming their seat.
+_OF_SEAT = {
+    "card_awarded": _("%(seat)s takes a safe card."),
+    "turn_start": _("%(seat)s is the police now."),
+    "disconnected": _("%(seat)s lost the connection."),
+    "reconnected": _("%(seat)s is back."),
+    "resigned": _("%(seat)s resigned."),
+}
+
+
 def _circles(message: str, value: Any) -> LogLine:
     circles = [str(v) for v in value] if isinstance(value, list | tuple) else []
     if len(circles) == 2:
@@ -53,10 +77,12 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
     L = LogLine
     if not d and not secret:
         return []  # a private event as somebody else receives it
+    if kind in _FIXED:
+        return [L(_FIXED[kind])]
+    if kind in _OF_SEAT:
+        return [L(_OF_SEAT[kind], {"seat": d.get("seat")})]
     if kind == "session_ended":
         return [L(_SESSION.get(str(d.get("reason")), _("The police's drive is over.")))]
-    if kind == "thief_ready":
-        return [L(_("The thief is ready."))]
     if kind == "game_created":
         return [
             L(_("The game begins. Seed commitment (SHA-256): %(commitment)s."), {"commitment": d.get("commitment")})
@@ -84,10 +110,6 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
         if d.get("auto"):
             return [L(_("The police was made ready automatically."))]
         return [L(_("The police sounds the start siren."))]
-    if kind == "countdown":
-        return [L(_("Get ready: 3, 2, 1 ..."))]
-    if kind == "round_started":
-        return [L(_("Go!"))]
     if kind == "card_drawn":
         return [L(_("Safe %(pos)s of 6: code %(code)s."), {"pos": d.get("pos"), "code": d.get("code")})]
     if kind == "dice_rolled":
@@ -113,8 +135,6 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
         return [L(_("Green light at %(circle)s: no thief here."), {"circle": d.get("circle")})]
     if kind == "tile_hidden":
         return [L(_("The tile at %(circle)s is turned face down again."), {"circle": d.get("circle")})]
-    if kind == "alarm_ended":
-        return [L(_("Next!"))]
     if kind == "thief_escaped":
         if d.get("auto"):
             return [L(_("I'm out! The thief gets away at once (auto-escape)."))]
@@ -142,26 +162,4 @@ def log_lines(event: Mapping[str, Any]) -> list[LogLine]:
         lines = [L(_("The game is over. The seed was %(seed)s."), {"seed": d.get("seed")})]
         lines.extend(L(_("%(seat)s wins."), {"seat": w}) for w in winners)
         return lines
-    if kind == "card_awarded":
-        return [L(_("%(seat)s takes a safe card."), {"seat": d.get("seat")})]
-    if kind == "layout":
-        return [L(_("The tiles are laid out anew."))]
-    if kind == "turn_start":
-        return [L(_("%(seat)s is the police now."), {"seat": d.get("seat")})]
-    if kind == "disconnected":
-        return [L(_("%(seat)s lost the connection."), {"seat": d.get("seat")})]
-    if kind == "reconnected":
-        return [L(_("%(seat)s is back."), {"seat": d.get("seat")})]
-    if kind == "suspended":
-        return [L(_("The game is suspended until every active player is back."))]
-    if kind == "resume_countdown":
-        return [L(_("Everybody is back: the game resumes in 3 seconds."))]
-    if kind == "resumed":
-        return [L(_("The game goes on."))]
-    if kind == "abandon_offered":
-        return [L(_("The suspension has lasted two minutes: the game may now be abandoned."))]
-    if kind == "abandoned":
-        return [L(_("The game was abandoned. Nobody wins."))]
-    if kind == "resigned":
-        return [L(_("%(seat)s resigned."), {"seat": d.get("seat")})]
     return []
