@@ -166,8 +166,7 @@ def test_hostile_values_in_random_fields_are_read_or_refused(slug: str, data: st
 
 
 # Refused whatever the game's actions: not an object, a type missing, badly typed or unknown, a
-# resignation without a seat written as a whole number. exit_memory is left out: it reads objects
-# only (the site answers anything else 400 itself, games.play.decision) and any int as a seat.
+# resignation without a seat written as a whole number.
 MALFORMED_ENVELOPES: tuple[Any, ...] = (
     None,
     [],
@@ -187,7 +186,7 @@ MALFORMED_ENVELOPES: tuple[Any, ...] = (
 
 
 @pytest.mark.parametrize("payload", MALFORMED_ENVELOPES)
-@pytest.mark.parametrize("slug", [slug for slug in GAMES if slug != "exit_memory"])
+@pytest.mark.parametrize("slug", GAMES)
 def test_malformed_envelopes_are_invalid_actions_with_a_whole_message(slug: str, payload: Any) -> None:
     """Section 10.1 (dirty_money) and T-16 (police_alarm) in every game: the refusal's message
     takes its params, and none is left unfilled."""

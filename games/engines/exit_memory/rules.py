@@ -392,9 +392,13 @@ class _Run(DecideRun[State]):
 # -- the rules object ----------------------------------------------------------------------------
 
 
+# A seat field is a small whole number (SYSTEM is negative); a larger one is no seat at all.
+MAX_SEAT_NUMBER = 1000
+
+
 def _seat(payload: Mapping[str, Any]) -> int:
     value = payload.get("seat")
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int) or not -MAX_SEAT_NUMBER <= value <= MAX_SEAT_NUMBER:
         raise InvalidAction(_("A seat number is required."))
     return value
 
@@ -496,6 +500,8 @@ class ExitMemoryRules(GenericRules[State]):
         return [{"type": "ready"}]
 
     def parse_action(self, payload: Mapping[str, Any]) -> Action:
+        if not isinstance(payload, Mapping):
+            raise InvalidAction(_("An action must be an object."))
         kind = payload.get("type")
         if kind in ("start", "declare_lost", "pass", "ready"):
             return {"type": kind}
