@@ -160,7 +160,10 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
         match.clock = clock_policy.for_seats(match.clock, match.seat_count)
         match.clock = vacations.clock_at_start(match, seats)  # a player on vacation already: theirs wait
         match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count", "clock"])
-    do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
+    try:
+        do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
+    except StaleVersion:
+        pass  # the deadline sweep saw an active match waiting for its start and made it first
     match.refresh_from_db()
     return match
 

@@ -43,6 +43,26 @@ def test_only_the_host_starts_and_only_when_full(make_user: Any) -> None:
     services.do_start_match(match.pk, host)
 
 
+def test_a_start_the_deadline_sweep_made_first_is_no_error_for_the_host(make_user: Any, monkeypatch: Any) -> None:
+    """The beat's sweep may find the match active and waiting for its start between the host's
+    commit and the host's start action: the match starts once and the host sees it started."""
+    host = make_user()
+    match = services.do_create_match(host, "heist", 4, {}, 60)
+    for _ in range(3):
+        services.do_add_bot(match.pk, host)
+    submit = services.do_submit_action
+
+    def sweep_first(match_id: int, seat: int, payload: dict[str, Any], **kwargs: Any) -> Any:
+        monkeypatch.setattr(services, "do_submit_action", submit)
+        services.do_advance(match_id, limit=1)  # what tasks.sweep_deadlines queues for such a match
+        return submit(match_id, seat, payload, **kwargs)
+
+    monkeypatch.setattr(services, "do_submit_action", sweep_first)
+    started = services.do_start_match(match.pk, host)
+    assert started.status == Match.Status.ACTIVE and started.version >= 1
+    assert MatchEvent.objects.filter(match=match, type="game_started").count() == 1
+
+
 def test_seat_count_is_checked_against_the_game(make_user: Any) -> None:
     with pytest.raises(services.ServiceError):
         services.do_create_match(make_user(), "heist", 9, {}, 60)
