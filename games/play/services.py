@@ -8,6 +8,7 @@ work only once the write has committed (:mod:`games.play.followups`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 from typing import Any
@@ -160,10 +161,9 @@ def do_start_match(match_id: int, user: Any | None) -> Match:
         match.clock = clock_policy.for_seats(match.clock, match.seat_count)
         match.clock = vacations.clock_at_start(match, seats)  # a player on vacation already: theirs wait
         match.save(update_fields=["options", "status", "started_at", "bot_seats", "seat_count", "clock"])
-    try:
+    # The deadline sweep may see the match active and waiting for its start, and make it first.
+    with contextlib.suppress(StaleVersion):
         do_submit_action(match.pk, SYSTEM, {"type": "start"}, expected_version=0)
-    except StaleVersion:
-        pass  # the deadline sweep saw an active match waiting for its start and made it first
     match.refresh_from_db()
     return match
 

@@ -1,12 +1,14 @@
 """The platform tests' fixtures (pytest-django): eager Celery, fast passwords, fresh caches, closed
 writer threads, ``make_user``, and the server's clock moved on (``later``) or held (``test_clock``).
 They live in this tree only, so the engine tests (tests/engines, pure Python) run without any of
-them, with or without pytest-django (``-p no:django``)."""
+them, with or without pytest-django (``-p no:django``). In CI's second pass (``make test-backends``,
+on PostgreSQL and Redis) only the tests that touch a backend run: see ``pytest_collection_modifyitems``."""
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import subprocess
 import sys
 import time
@@ -17,6 +19,31 @@ from typing import Any
 import pytest
 
 _counter = itertools.count(1)
+
+# Set by `make test-backends`: the pass that repeats, on PostgreSQL and Redis, what can depend on them.
+BACKENDS_PASS = os.environ.get("HIDEOUT_BACKENDS_PASS") == "1"
+
+
+def touches_a_backend(item: pytest.Item) -> bool:
+    """A test that uses the database (a fixture or the marker) or is marked ``backends`` (the channel
+    layer, the broker or a connection of its own, without a database fixture)."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return bool(
+        {"db", "transactional_db"} & fixtures
+        or item.get_closest_marker("django_db")
+        or item.get_closest_marker("backends")
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the backends pass, the pure tests (templates, wording, engines under a board) are left to
+    the first pass, which runs the same code on the same interpreter: a second run could not differ."""
+    if not BACKENDS_PASS:
+        return
+    pure = [item for item in items if "tests/platform/" in item.nodeid and not touches_a_backend(item)]
+    if pure:
+        config.hook.pytest_deselected(items=pure)
+        items[:] = [item for item in items if item not in set(pure)]
 
 
 @pytest.fixture(autouse=True)

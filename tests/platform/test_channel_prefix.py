@@ -15,6 +15,9 @@ import pytest
 from .helpers import run_on_its_own_loop
 from .redis_worker import require_redis
 
+# No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.
+pytestmark = pytest.mark.backends
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = "redis://127.0.0.1:6379"
 

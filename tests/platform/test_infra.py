@@ -14,6 +14,9 @@ from games.runtime.redis_cache import SharedRedisCache
 
 from .helpers import count_calls
 
+# No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.
+pytestmark = pytest.mark.backends
+
 
 def run_in_own_thread(coroutine: Any) -> None:
     """Run a coroutine on a fresh event loop in another thread (the browser tests leave

@@ -20,6 +20,9 @@ from typing import Any
 
 import pytest
 
+# No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.
+pytestmark = pytest.mark.backends
+
 REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
 
 # The libraries whose internals games/runtime leans on (distribution names).

@@ -12,6 +12,9 @@ from games.runtime.channels_dispatch import serve_in_turn
 
 from .helpers import run_on_its_own_loop
 
+# No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.
+pytestmark = pytest.mark.backends
+
 
 async def cancel(serving: asyncio.Future[None]) -> None:
     """Stop serving, as daphne cancels a consumer whose client has gone."""

@@ -14,6 +14,9 @@ from games.play import writers
 
 from .helpers import run_on_its_own_loop
 
+# No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.
+pytestmark = pytest.mark.backends
+
 WAIT = 5  # s: far longer than any of these calls takes
 
 
