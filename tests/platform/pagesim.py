@@ -68,6 +68,37 @@ def spans(html: str, *, top_only: bool = False) -> dict[str, tuple[int, int]]:
     return parser.spans
 
 
+def span(html: str, ident: str) -> tuple[int, int]:
+    """The start and end offsets of the element with id ``ident``: what ``spans(html)[ident]`` gives,
+    found by scanning from its opening tag for the closing tag of its depth instead of parsing the
+    whole page (the rendered pages have no comments or scripts holding tags; ``matches_spans``
+    checks it on real pages)."""
+    opening = re.search(rf'<([a-zA-Z][\w-]*)\b[^>]*?\sid="{re.escape(ident)}"[^>]*>', html)
+    if opening is None:
+        raise KeyError(ident)
+    tag, start = opening.group(1).lower(), opening.start()
+    if tag in VOID or opening.group(0).endswith("/>"):
+        return start, opening.end()
+    depth, position = 1, opening.end()
+    same = re.compile(rf"<(/?){tag}\b[^>]*>", re.IGNORECASE)
+    while depth:
+        found = same.search(html, position)
+        if found is None:
+            raise ValueError(f"#{ident} is never closed")
+        depth += -1 if found.group(1) else 1
+        position = found.end()
+    return start, position
+
+
+def has(html: str, ident: str) -> bool:
+    return re.search(rf'<[a-zA-Z][^>]*?\sid="{re.escape(ident)}"', html) is not None
+
+
+def matches_spans(html: str) -> bool:
+    """``span`` finds every element ``spans`` finds, where it finds it."""
+    return all(span(html, ident) == found for ident, found in spans(html).items())
+
+
 def top_elements(html: str) -> list[tuple[str, str]]:
     """The top-level elements of ``html`` that have an id, as (id, outer HTML), in order."""
     found = spans(html, top_only=True)
@@ -75,26 +106,26 @@ def top_elements(html: str) -> list[tuple[str, str]]:
 
 
 def attribute(html: str, ident: str, name: str) -> str | None:
-    start, _end = spans(html)[ident]
+    start, _end = span(html, ident)
     opening = html[start : html.index(">", start) + 1]
     found = re.search(rf'\s{re.escape(name)}="([^"]*)"', opening)
     return found.group(1) if found else None
 
 
 def set_attribute(html: str, ident: str, name: str, value: Any) -> str:
-    start, _ = spans(html)[ident]
+    start, _ = span(html, ident)
     close = html.index(">", start)
     opening = re.sub(rf'(\s{re.escape(name)}=")[^"]*(")', rf"\g<1>{value}\g<2>", html[start : close + 1])
     return html[:start] + opening + html[close + 1 :]
 
 
 def replace_element(html: str, ident: str, fresh: str) -> str:
-    start, end = spans(html)[ident]
+    start, end = span(html, ident)
     return html[:start] + fresh + html[end:]
 
 
 def inner(html: str, ident: str) -> str:
-    start, end = spans(html)[ident]
+    start, end = span(html, ident)
     open_end = html.index(">", start) + 1
     close_start = html.rindex("<", start, end)
     return html[open_end:close_start]
@@ -120,7 +151,7 @@ class Page:
             return
         if base is None:
             for ident, fresh in top_elements(update["html"]):
-                if ident in spans(self.html):
+                if has(self.html, ident):
                     self.html = replace_element(self.html, ident, fresh)
             return
         if self.revision() != base:
@@ -130,14 +161,14 @@ class Page:
             for ident, fresh in top_elements(fragment):
                 self.html = replace_element(self.html, ident, fresh)
         for ident, fresh in top_elements(update["html"]):
-            if ident in spans(self.html):
+            if has(self.html, ident):
                 self.html = replace_element(self.html, ident, fresh)
         if "log" in update:
             lines = inner(self.html, "log-lines")
             items = re.findall(r"<li>.*?</li>", lines, re.S)
             new = re.findall(r"<li>.*?</li>", update["log"], re.S)
             kept = (new + items)[:LOG_LINES]
-            start, end = spans(self.html)["log-lines"]
+            start, end = span(self.html, "log-lines")
             opening = self.html[start : self.html.index(">", start) + 1]
             self.html = self.html[:start] + opening + "".join(kept) + "</ol>" + self.html[end:]
             self.html = set_attribute(self.html, "log", "data-version", update["revision"])

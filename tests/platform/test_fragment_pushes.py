@@ -22,7 +22,7 @@ from games.play import guarded, services
 from games.push import pushes
 
 from .helpers import random_move, started_match
-from .pagesim import Page, normal, spans
+from .pagesim import Page, matches_spans, normal, span, spans
 from .socket_clients import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -60,7 +60,7 @@ def fresh(match_id: int, user: Any) -> tuple[str, str]:
 
 
 def _section(html: str, ident: str) -> str:
-    start, end = spans(html)[ident]
+    start, end = span(html, ident)
     return normal(html[start:end])
 
 
@@ -107,6 +107,7 @@ async def test_fragment_pushes_rebuild_the_full_board_for_every_viewer(
             assert _section(page.html, "board") == board, f"seat {seat}'s board differs from a full render"
             assert _section(page.html, "log") == log, f"seat {seat}'s log differs from a full render"
     assert diffs > 0, "no update was sent as a diff"
+    assert all(matches_spans(page.html) for _communicator, page in pages.values())  # pagesim's fast finder
     # PostgreSQL's guarded write, not the ORM path: the pushes of most moves were rendered ahead.
     assert (sum(sent_ahead) > len(sent_ahead) / 2) == guarded.enabled(), sent_ahead
     for communicator, _page in pages.values():
