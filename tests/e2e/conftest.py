@@ -406,6 +406,8 @@ def _site_env(database_url: str, port: int, mail_dir: Path) -> dict[str, str]:
             "EMAIL_FILE_PATH": str(mail_dir),
             # Empty turns allauth's rate limits off (config/settings.py): runs may sign up many users.
             "ACCOUNT_RATE_LIMITS": "",
+            # Hundreds of accounts made and signed in: the hash that costs nothing (config/settings.py).
+            "PASSWORD_HASHERS": "django.contrib.auth.hashers.MD5PasswordHasher",
             "SITE_URL": f"http://127.0.0.1:{port}",
             "SECURE_SSL": "false",
             "PYTHONUNBUFFERED": "1",
