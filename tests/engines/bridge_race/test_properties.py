@@ -14,8 +14,8 @@ from games.engines.bridge_race import RULES
 
 from .helpers import money_total
 
-# Races per property test: a quick 20 locally; CI sets HIDEOUT_RACES (150: with the fully random
-# ones, 225 races).
+# Races per property test: a quick 20 locally; CI sets HIDEOUT_RACES (80: with the fully random
+# ones, 120 races).
 RACES = int(os.environ.get("HIDEOUT_RACES", "20"))
 
 
