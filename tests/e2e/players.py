@@ -4,7 +4,6 @@ without a reload, screenshots and the accessibility check."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import secrets
@@ -12,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Dialog, Locator, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import BASE_DIR, LiveSite
 
@@ -157,9 +155,7 @@ def join(player: Player, invite: str, match_url: str, seats_taken: int, seats: i
 
 def screenshot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # The reveal and money animations (CSS) finish first; a page that keeps one running waits 1.5 s at most.
-    with contextlib.suppress(PlaywrightTimeoutError):
-        page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')", timeout=1500)
+    page.wait_for_timeout(1500)  # let the reveal and money animations finish
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
