@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -268,3 +269,14 @@ def start_match(game: str, players: int, prefix: str, seed: str | None = None) -
         services.do_join_match(match.pk, user)
     services.do_start_match(match.pk, users[0])
     return match, users
+
+
+def add_stack_arguments(p: argparse.ArgumentParser, route_default: str, route_help: str) -> None:
+    """The options of a bench that starts its own stack (daphnes behind the proxy, a Celery worker,
+    PostgreSQL and Redis): the same names and defaults in load_bench.py and live_bench.py."""
+    p.add_argument("--daphnes", type=int, default=2, help="daphne processes to start (default 2)")
+    p.add_argument("--celery-concurrency", type=int, default=2)
+    p.add_argument("--pg-admin", default=os.environ.get("BENCH_PG_ADMIN", "postgresql://root@127.0.0.1:5432/postgres"))
+    p.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"))
+    p.add_argument("--route", choices=["user", "match"], default=route_default, help=route_help)
+    p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")

@@ -39,7 +39,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import random
 import re
 import sys
@@ -54,7 +53,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spy
-from _common import django_setup, log, pct, table
+from _common import add_stack_arguments, django_setup, log, pct, table
 from load_bench import PgMonitor, Player, Stack, cpu_delta, cpu_snapshot, database_name, make_players
 
 from games.engines.police_alarm.constants import CELL_CIRCLE, CIRCLE_IDS, DIST_TO, route, step
@@ -575,24 +574,16 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--matches", type=int, default=50, help="concurrent two-player matches (default 50)")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured (default 60)")
     p.add_argument("--warmup", type=float, default=8.0, help="seconds before measuring (hiding, countdown)")
-    p.add_argument("--daphnes", type=int, default=2)
-    p.add_argument("--celery-concurrency", type=int, default=2)
-    p.add_argument("--pg-admin", default=os.environ.get("BENCH_PG_ADMIN", "postgresql://root@127.0.0.1:5432/postgres"))
-    p.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument(
-        "--route",
-        choices=["match", "user"],
-        default="match",
-        help="how the proxy spreads sockets: by match id (default: one daphne per match) or by user",
-    )
     p.add_argument(
         "--police",
         choices=["patrol", "hunt"],
         default="patrol",
         help="patrol: drive scene to scene all round, no siren (default); hunt: siren at face-down scenes",
     )
-    p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")
+    add_stack_arguments(
+        p, "match", "how the proxy spreads sockets: by match id (default: one daphne per match) or by user"
+    )
     return p.parse_args()
 
 

@@ -65,6 +65,7 @@ import spy
 import trace_report
 from _common import (
     ROOT,
+    add_stack_arguments,
     children_of,
     cpu_seconds,
     django_setup,
@@ -1496,20 +1497,12 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--sockets", type=int, default=1000, help="sockets scenario: how many WebSockets")
     p.add_argument("--connect-concurrency", type=int, default=20, help="sockets opening at once (ramp)")
     p.add_argument("--ws-retries", type=int, default=4, help="retries of a refused WebSocket handshake")
-    p.add_argument("--daphnes", type=int, default=2, help="daphne processes to start (default 2)")
     p.add_argument(
         "--transport",
         choices=["socket", "post"],
         default="socket",
         help="moves up the mover's WebSocket, as the page sends them (default), or as form POSTs",
     )
-    p.add_argument(
-        "--route",
-        choices=["user", "match"],
-        default="user",
-        help="how the proxy spreads sockets: by user (default: a table's seats alternate daphnes) or by match id",
-    )
-    p.add_argument("--celery-concurrency", type=int, default=2)
     p.add_argument("--deciders", type=int, default=1, help="client helper processes that choose moves")
     p.add_argument(
         "--client",
@@ -1521,8 +1514,6 @@ def parse_args() -> argparse.Namespace:
     )
     p.add_argument("--url", default="", help="attach to running servers: comma-separated base URLs")
     p.add_argument("--pid", type=int, default=0, help="with --url: daphne pid for the sockets RSS reading")
-    p.add_argument("--pg-admin", default=os.environ.get("BENCH_PG_ADMIN", "postgresql://root@127.0.0.1:5432/postgres"))
-    p.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"))
     p.add_argument(
         "--conn-max-age",
         default=None,
@@ -1530,9 +1521,11 @@ def parse_args() -> argparse.Namespace:
     )
     p.add_argument("--lost-timeout", type=float, default=30.0, help="an update later than this counts as lost")
     p.add_argument("--no-deflate", action="store_true", help="sockets do not offer permessage-deflate (browsers do)")
-    p.add_argument("--spy", action="store_true", help="sample daphne0 with py-spy during the window (bench/spy.py)")
     p.add_argument("--trace", action="store_true", help="own stack: time each move's stages (trace_report.py)")
     p.add_argument("--stall-timeout", type=float, default=3.0, help="re-read a match after this long without news")
+    add_stack_arguments(
+        p, "user", "how the proxy spreads sockets: by user (default: a table's seats alternate daphnes) or by match id"
+    )
     return p.parse_args()
 
 
