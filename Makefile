@@ -34,11 +34,11 @@ test: $(STAMP) messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The tests whose outcome can depend on the database, the channel layer or the broker: CI's second
-# pass, on PostgreSQL + Redis. The engine tests are pure Python and tests/deploy starts its own
-# PostgreSQL + Redis stack in either pass, so both run once, in `make test`; so do the platform tests
-# that touch no backend (tests/platform/conftest.py). The browser tests come
-# first here and last in `make test`, so that in CI (both passes at once) the two browsers do not run
-# side by side.
+# pass, on PostgreSQL + Redis. The engine tests are pure Python, so they run once, in `make test`; so
+# do the platform tests that touch no backend (tests/platform/conftest.py). tests/deploy starts its
+# own PostgreSQL + Redis stack in either pass: CI runs it once, at the end of this pass (.ci/run).
+# The browser tests come first here and last in `make test`, so that in CI (both passes at once) the
+# two browsers do not run side by side.
 test-backends: $(STAMP) messages
 	HIDEOUT_BACKENDS_PASS=1 $(BIN)/python -m pytest tests/e2e tests/platform $(PYTEST_ARGS)
 
