@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.conftest import LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http, migrate_database
+from tests.own_loop import run_on_its_own_loop
 
 from .stack import SETUP, shell
 
@@ -57,7 +58,7 @@ def test_a_stopped_daphne_closes_its_sockets_with_1012_and_clears_their_presence
         )
         _wait_http(site.url + "/", site)
         match_id, session = shell(env, SETUP)
-        code = asyncio.run(_socket_through_a_stop(site, env, match_id, session))
+        code = run_on_its_own_loop(lambda: _socket_through_a_stop(site, env, match_id, session))
         assert code == 1012, f"closed with {code}\n{site.logs()[-3000:]}"
         deadline = time.monotonic() + 15
         while site.procs[0].popen.poll() is None and time.monotonic() < deadline:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LiveSite, _bin, _free_port, _site_env, _spawn, _wait_http, migrate_database
+from tests.own_loop import run_on_its_own_loop
 
 from .stack import SETUP, shell
 
@@ -138,7 +139,7 @@ def test_sockets_work_again_after_a_redis_blip() -> None:
         )
         _wait_http(site.url + "/", site)
         match_id, session = shell(env, SETUP)
-        asyncio.run(_chat_reaches_the_player_after_a_blip(site, env, redis, match_id, session))
+        run_on_its_own_loop(lambda: _chat_reaches_the_player_after_a_blip(site, env, redis, match_id, session))
         site.check_alive()
     finally:
         for proc in site.procs:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import importlib
 import random
-import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -90,24 +88,6 @@ def choose_all(match: Match, role: str = "THUG") -> None:
         action = next((a for a in legal if a["type"] == "choose" and a["roles"] == [role]), None)
         action = action or next(a for a in legal if a["type"] == "choose")
         services.do_submit_action(match.pk, seat, action)
-
-
-def run_on_its_own_loop(coroutine: Callable[[], Coroutine[Any, Any, None]], timeout: float = 60) -> None:
-    """Run ``coroutine()`` on a new event loop in a new thread and re-raise what it raised: the
-    browser tests leave a loop marked running in the main thread."""
-    failures: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(coroutine())
-        except BaseException as exc:
-            failures.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=timeout)
-    if failures:
-        raise failures[0]
 
 
 @contextmanager

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from .helpers import run_on_its_own_loop
+from tests.own_loop import run_on_its_own_loop
+
 from .redis_worker import require_redis
 
 # No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import deque
 from typing import Any, cast
 
@@ -11,6 +10,7 @@ import pytest
 
 from config.limits import HttpConcurrencyLimit
 from games.runtime.redis_cache import SharedRedisCache
+from tests.own_loop import run_on_its_own_loop
 
 from .helpers import count_calls
 
@@ -18,26 +18,8 @@ from .helpers import count_calls
 pytestmark = pytest.mark.backends
 
 
-def run_in_own_thread(coroutine: Any) -> None:
-    """Run a coroutine on a fresh event loop in another thread (the browser tests leave
-    Playwright's loop marked as running in this one)."""
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(coroutine)
-        except BaseException as exc:  # re-raised below, in the test's thread
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-
-
 def test_http_requests_over_the_cap_wait_their_turn() -> None:
-    run_in_own_thread(_requests_over_the_cap_wait())
+    run_on_its_own_loop(_requests_over_the_cap_wait)
 
 
 async def _requests_over_the_cap_wait() -> None:

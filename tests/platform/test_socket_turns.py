@@ -9,8 +9,7 @@ import pytest
 from channels.exceptions import StopConsumer
 
 from games.runtime.channels_dispatch import serve_in_turn
-
-from .helpers import run_on_its_own_loop
+from tests.own_loop import run_on_its_own_loop
 
 # No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.
 pytestmark = pytest.mark.backends

@@ -11,8 +11,7 @@ import pytest
 from django.test import override_settings
 
 from games.play import writers
-
-from .helpers import run_on_its_own_loop
+from tests.own_loop import run_on_its_own_loop
 
 # No database fixture, but the channel layer, the broker or a database connection: CI's backends pass runs it.
 pytestmark = pytest.mark.backends
