@@ -54,15 +54,18 @@ def test_a_live_matchs_next_due_time_is_armed_after_each_change(make_user: Any, 
 
 def test_an_armed_timer_plays_what_is_due_on_time(make_user: Any, live_police_alarm: Any, monkeypatch: Any) -> None:
     """When the armed time comes, the due deadline (or bot move) is written without any request."""
+    # The match's clock stands still until the test moves it: on a loaded machine a real clock could
+    # reach the armed time (and fire it) before the test has read it.
+    frozen = [clock.now()]
+    monkeypatch.setattr(clock, "now", lambda: frozen[0])
     match = a_match_against_a_bot(make_user)
     before = match.version
     wake = livetimers.armed(match.pk)
     assert wake is not None
-    # Let the match's clock run ahead to the armed time, then fire at once.
-    offset = wake - clock.now() + 0.01
-    real_now = clock.now
-    monkeypatch.setattr(clock, "now", lambda: real_now() + offset)
-    livetimers.arm(match.pk, clock.now())
+    assert Match.objects.get(pk=match.pk).version == before, "nothing fires before its time"
+    # The clock reaches the armed time; the timer is re-armed just past it, which wakes the scheduler.
+    frozen[0] = wake + 0.01
+    livetimers.arm(match.pk, wake + 0.005)
     wait_for(lambda: Match.objects.get(pk=match.pk).version > before)
     fired = Match.objects.get(pk=match.pk)
     assert fired.version > before
