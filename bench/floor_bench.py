@@ -620,16 +620,21 @@ def print_tables(results: dict[str, dict[str, dict[str, Any]]], header: str, arg
     print()
     print(header)
     connections = args.clients * args.connections
-    columns: dict[str, list[tuple[str, Callable[[dict[str, Any]], Any]]]] = {
+    Column = tuple[str, Callable[[dict[str, Any]], Any]]
+    daphne: list[Column] = [
+        ("daphne cores", lambda r: r["daphne cores"]),
+        ("daphne CPU ms/req", lambda r: r["cpu ms/req"]),
+    ]
+    errors: Column = ("errors", lambda r: error_text(r["errors"]))
+    columns: dict[str, list[Column]] = {
         "saturate": [
             ("req/s", lambda r: r["rate"]),
             ("p50 ms", lambda r: r["p50"]),
             ("p99 ms", lambda r: r["p99"]),
-            ("daphne cores", lambda r: r["daphne cores"]),
-            ("daphne CPU ms/req", lambda r: r["cpu ms/req"]),
+            *daphne,
             ("client cores", lambda r: r["client cores"]),
             ("machine busy %", lambda r: r["busy %"]),
-            ("errors", lambda r: error_text(r["errors"])),
+            errors,
         ],
         "paced": [
             ("offered req/s", lambda r: args.rate),
@@ -637,9 +642,8 @@ def print_tables(results: dict[str, dict[str, dict[str, Any]]], header: str, arg
             ("p50 ms", lambda r: r["p50"]),
             ("p95 ms", lambda r: r["p95"]),
             ("p99 ms", lambda r: r["p99"]),
-            ("daphne cores", lambda r: r["daphne cores"]),
-            ("daphne CPU ms/req", lambda r: r["cpu ms/req"]),
-            ("errors", lambda r: error_text(r["errors"])),
+            *daphne,
+            errors,
         ],
     }
     titles = {
