@@ -29,6 +29,7 @@ inherits, holds their defaults. docs/engine-contract.md lists every member.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -348,6 +349,28 @@ def check_sender(kind: object, seat: int, players: int, system: Collection[str],
             raise IllegalAction(gettext_noop("Only a player may do that."))
     else:
         raise IllegalAction(gettext_noop("Unknown action type."))
+
+
+WHOLE_NUMBER_LIMIT = 1_000_000
+"""No whole-number field of any action (a seat, a slot, an amount, an offer) comes near this."""
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,6}", re.ASCII)
+
+
+def whole_number(value: Any, field: str) -> int:
+    """A whole-number field of an untrusted payload: an int within ``WHOLE_NUMBER_LIMIT`` or its
+    decimal string as an HTML form sends it; never a bool. ``None`` is a missing field. Raises
+    InvalidAction naming ``field``."""
+    if value is None:
+        raise InvalidAction(gettext_noop("Field %(field)s is missing."), field=field)
+    if isinstance(value, bool):
+        raise InvalidAction(gettext_noop("Field %(field)s must be a whole number."), field=field)
+    if isinstance(value, int):
+        if -WHOLE_NUMBER_LIMIT <= value <= WHOLE_NUMBER_LIMIT:
+            return value
+        raise InvalidAction(gettext_noop("Field %(field)s is out of range."), field=field)
+    if isinstance(value, str) and len(value) <= 12 and _WHOLE_NUMBER.fullmatch(value.strip()):
+        return int(value.strip())
+    raise InvalidAction(gettext_noop("Field %(field)s must be a whole number."), field=field)
 
 
 def rng_for(seed: str, version: int) -> random.Random:

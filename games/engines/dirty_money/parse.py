@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import Action, InvalidAction
+from ..base import Action, InvalidAction, whole_number
 from ..base import gettext_noop as _
 from .cards import LOCATION_ORDER, MONEY_SET, PLACEMENTS, REGIONS
 
-_INT = re.compile(r"-?[0-9]{1,6}")
-MAX_INT = 1_000_000
 MAX_LIST = 20
 
 
 def _int(payload: Mapping[str, Any], key: str) -> int:
-    """Whole numbers, also as decimal strings (HTML forms); never bools, never huge."""
+    """Whole numbers, also as decimal strings (HTML forms); an empty form field is a missing one."""
     value = payload.get(key)
-    if value is None or value == "":
-        raise InvalidAction(_("Field %(field)s is missing."), field=key)
-    if isinstance(value, bool):
-        raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
-    if isinstance(value, int):
-        if abs(value) > MAX_INT:
-            raise InvalidAction(_("Field %(field)s is out of range."), field=key)
-        return value
-    if isinstance(value, str) and _INT.fullmatch(value.strip()):
-        return int(value.strip())
-    raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
+    return whole_number(None if value == "" else value, key)
 
 
 def _opt_int(payload: Mapping[str, Any], key: str) -> int | None:

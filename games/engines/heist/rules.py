@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,6 +21,7 @@ from ..base import (
     check_due,
     check_sender,
     gettext_noop,
+    whole_number,
 )
 from ..kept import KeptByIdentity
 from . import bot as _bot
@@ -465,23 +465,8 @@ def default_named_role(state: State) -> str | None:
 
 # What a form sends for a whole number: ASCII digits, perhaps a minus sign, never a huge value.
 # ``str.isdigit`` alone would let "²" and "٣" through, which ``int`` refuses or reads as 3.
-_INT_RE = re.compile(r"-?[0-9]{1,6}", re.ASCII)
-_LIMIT = 1_000_000
-
-
 def _int(payload: Mapping[str, Any], key: str, default: int | None = None) -> int:
-    value = payload.get(key, default)
-    if isinstance(value, bool):
-        raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
-    if isinstance(value, int):
-        if -_LIMIT <= value <= _LIMIT:
-            return value
-        raise InvalidAction(_("Field %(field)s is out of range."), field=key)
-    if isinstance(value, str) and _INT_RE.fullmatch(value.strip()):
-        return int(value.strip())
-    if value is None:
-        raise InvalidAction(_("Field %(field)s is missing."), field=key)
-    raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
+    return whole_number(payload.get(key, default), key)
 
 
 def _opt_int(payload: Mapping[str, Any], key: str) -> int | None:

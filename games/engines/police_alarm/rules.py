@@ -42,7 +42,6 @@ Readings where the spec is silent (each also in the final report):
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,6 +58,7 @@ from ..base import (
     Option,
     Outcome,
     gettext_noop,
+    whole_number,
 )
 from . import bot as _bot
 from . import log as _log
@@ -505,23 +505,9 @@ class _Run(DecideRun[State]):
 # Parsing helpers (untrusted JSON)
 # --------------------------------------------------------------------------------------------
 
-_INT_RE = re.compile(r"-?[0-9]{1,6}", re.ASCII)
-_LIMIT = 1_000_000
-
 
 def _int(payload: Mapping[str, Any], key: str) -> int:
-    value = payload.get(key)
-    if value is None:
-        raise InvalidAction(_("Field %(field)s is missing."), field=key)
-    if isinstance(value, bool):
-        raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
-    if isinstance(value, int):
-        if -_LIMIT <= value <= _LIMIT:
-            return value
-        raise InvalidAction(_("Field %(field)s is out of range."), field=key)
-    if isinstance(value, str) and len(value) <= 12 and _INT_RE.fullmatch(value.strip()):
-        return int(value.strip())
-    raise InvalidAction(_("Field %(field)s must be a whole number."), field=key)
+    return whole_number(payload.get(key), key)
 
 
 def _cell_param(value: Any) -> tuple[int, int]:
