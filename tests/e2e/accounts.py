@@ -9,10 +9,9 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from .conftest import LiveSite
-from .players import TIMEOUT
+from .players import DESKTOP, TIMEOUT
 
 PASSWORD = "Pw-" + secrets.token_urlsafe(12)
-DESKTOP = {"width": 1280, "height": 800}
 
 
 def make_accounts(site: LiveSite, names: list[str], languages: list[str] | None = None) -> list[str]:

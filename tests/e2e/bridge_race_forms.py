@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 POSITION = Path(__file__).parent / "data" / "bridge_race_late.json"
-TWENTY_YEARS = 630_720_000  # seconds per decision: the stored clock values never time out
 # The controls a player clicks, by the action type in the form's hidden ``action`` input, in order.
 PRIORITY = ("CHOOSE", "CHOOSE_CAR", "PLACE_ADVENTURE", "ROLL", "FINALIZE_DICE", "RESOLVE_DICE", "STEP", "END_TURN")
 ACTION_FORMS = "#board form:has(input[name=action])"

@@ -1,6 +1,6 @@
 """People at the live site, each in a browser of their own, for the browser tests: signing up,
-joining a match, moves sent and their answers awaited, the pushes that must reach the other pages
-without a reload, screenshots and the accessibility check."""
+joining a match, screenshots and the accessibility check (what they do on a board:
+:mod:`.board_page`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Dialog, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Dialog, Page, expect
 
 from .conftest import BASE_DIR, LiveSite
 
 TIMEOUT = 15_000  # ms, for every wait on a page
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 SCREENSHOTS = BASE_DIR / "artifacts" / "screenshots"
 ROLE_NAMES = {
     "INFORMANT": "Informant",
@@ -38,75 +39,6 @@ class Player:
     @property
     def name(self) -> str:  # the profile's name: the e-mail's local part
         return self.email.split("@")[0]
-
-
-def board_version(page: Page) -> int:
-    return int(page.locator("#board").get_attribute("data-version") or "-1")
-
-
-def wait_board_version(page: Page, at_least: int) -> None:
-    page.wait_for_function(
-        "v => { const b = document.getElementById('board'); return !!b && parseInt(b.dataset.version, 10) >= v; }",
-        arg=at_least,
-        timeout=TIMEOUT,
-    )
-
-
-def mark_loaded(page: Page) -> None:
-    """A flag that only survives as long as the page is not reloaded or navigated away from."""
-    page.evaluate("window.__e2eSamePage = true")
-
-
-def assert_not_reloaded(player: Player) -> None:
-    assert player.page.evaluate("window.__e2eSamePage === true"), f"{player.name}'s page was reloaded"
-
-
-def answers(page: Page) -> int:
-    return int(page.locator("#match").get_attribute("data-answers") or "0")
-
-
-def submit(actor: Player, button: Locator, *, keyboard: bool = False) -> tuple[int, str]:
-    """Click an action button and wait until its answer is shown: (HTTP-like status, error shown or "").
-
-    The move goes up the match's socket; the page counts the answers it gets (``data-answers``)
-    and keeps the last one's status, so the wait needs no network spying.
-    """
-    page = actor.page
-    before, answered = board_version(page), answers(page)
-    if keyboard:  # focus it and press Enter, as a keyboard user does
-        button.focus()
-        page.keyboard.press("Enter")
-    else:
-        button.click()
-    page.wait_for_function(
-        "n => parseInt(document.getElementById('match').dataset.answers || '0', 10) > n",
-        arg=answered,
-        timeout=TIMEOUT,
-    )
-    status = int(page.locator("#match").get_attribute("data-last-status") or "0")
-    page.wait_for_function(
-        "v => { const b = document.getElementById('board');"
-        " return !!b && (parseInt(b.dataset.version, 10) > v || !!b.querySelector('.error')); }",
-        arg=before,
-        timeout=TIMEOUT,
-    )
-    error = page.locator("#board .error")
-    return status, error.first.inner_text() if status != 200 and error.count() else ""
-
-
-def act(actor: Player, button: Locator, everyone: list[Player], *, keyboard: bool = False) -> int:
-    """Click an action button, check it was accepted, and wait until every page shows its result.
-
-    Waiting for the other pages' boards to reach the new version is the live-update check: they
-    are never reloaded, so only the WebSocket push can bring it.
-    """
-    status, error = submit(actor, button, keyboard=keyboard)
-    assert status == 200, f"{actor.name}'s action was refused: HTTP {status} {error}"
-    version = board_version(actor.page)
-    for other in everyone:
-        if other is not actor:
-            wait_board_version(other.page, version)
-    return version
 
 
 def sign_up(site: LiveSite, player: Player) -> None:
@@ -140,6 +72,12 @@ def new_player(browser: Any, site: LiveSite, number: int, email: str) -> Player:
 
     page.on("dialog", on_dialog)
     return Player(number, email, f"Pw-{secrets.token_urlsafe(12)}", context, page, errors)
+
+
+def new_players(browser: Any, site: LiveSite, *names: str) -> list[Player]:
+    """A player for each of ``names``, numbered from 1, with e-mails this run alone uses."""
+    run = secrets.token_hex(3)
+    return [new_player(browser, site, number, f"{name}_{run}@example.com") for number, name in enumerate(names, 1)]
 
 
 def join(player: Player, invite: str, match_url: str, seats_taken: int, seats: int) -> None:

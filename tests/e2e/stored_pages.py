@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from .conftest import LiveSite
 from .players import TIMEOUT
 
 DATA = Path(__file__).parent / "data"
-TWENTY_YEARS = str(20 * 365 * 24 * 3600)
+TWENTY_YEARS = 20 * 365 * 24 * 3600  # seconds per decision: the stored clock values never time out
 
 
 def signed_in(browser: Any, site: LiveSite, email: str, viewport: dict[str, int] | None = None, **options: Any) -> Any:
@@ -48,9 +49,16 @@ def imported_all(site: LiveSite, positions: list[Path], emails: list[str]) -> di
     return {Path(path): url for path, url in found.items()}
 
 
+def imported_at(site: LiveSite, position: Path, seats: Iterable[str], time_limit: int | None = None) -> tuple[int, str]:
+    """``position`` imported with ``manage.py import_match``, each seat to the next of ``seats`` (an
+    e-mail or ``bot``), with ``time_limit`` seconds a decision where given: (its version, its URL)."""
+    limit = ("--time-limit", str(time_limit)) if time_limit is not None else ()
+    done = site.manage("import_match", str(position), *seats, *limit)
+    found = re.search(r"at version (\d+): (/m/\d+/)", done.stdout)
+    assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
+    return int(found.group(1)), found.group(2)
+
+
 def imported(site: LiveSite, position: Path, emails: list[str]) -> str:
     seats = json.loads(position.read_text())["seat_count"]
-    done = site.manage("import_match", str(position), *emails[:seats], "--time-limit", TWENTY_YEARS)
-    found = re.search(r"(/m/\d+/)", done.stdout)
-    assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
-    return found.group(1)
+    return imported_at(site, position, emails[:seats], TWENTY_YEARS)[1]

@@ -11,27 +11,17 @@ standings. Every action must reach the other two pages over the WebSocket withou
 from __future__ import annotations
 
 import json
-import re
-import secrets
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, expect
 
-from .bridge_race_forms import ACTION_FORMS, POSITION, TWENTY_YEARS, action_forms, pick
+from .board_page import all_pages_follow, assert_final_table, assert_not_reloaded, board_version, open_board, submit
+from .bridge_race_forms import ACTION_FORMS, POSITION, action_forms, pick
 from .conftest import LiveSite
-from .players import (
-    TIMEOUT,
-    Player,
-    assert_not_reloaded,
-    board_version,
-    mark_loaded,
-    new_player,
-    sign_up,
-    submit,
-    wait_board_version,
-)
+from .players import TIMEOUT, Player, new_players, sign_up
+from .stored_pages import TWENTY_YEARS, imported_at
 
 pytestmark = pytest.mark.e2e
 
@@ -65,11 +55,9 @@ def finished(players: list[Player]) -> bool:
 
 
 def load_position(site: LiveSite, players: list[Player]) -> str:
-    done = site.manage("import_match", str(POSITION), *(p.email for p in players), "--time-limit", str(TWENTY_YEARS))
-    found = re.search(r"at version (\d+): (/m/\d+/)", done.stdout)
-    assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
-    assert int(found.group(1)) == len(json.loads(POSITION.read_text())["events"])
-    return found.group(2)
+    version, url = imported_at(site, POSITION, (p.email for p in players), TWENTY_YEARS)
+    assert version == len(json.loads(POSITION.read_text())["events"])
+    return url
 
 
 def own_dashboard_marked(players: list[Player]) -> None:
@@ -80,23 +68,14 @@ def own_dashboard_marked(players: list[Player]) -> None:
 
 
 def test_three_players_finish_a_stored_bridge_race(live_site: LiveSite, browser: Any) -> None:
-    run = secrets.token_hex(3)
-    players = [
-        new_player(browser, live_site, number, f"{first}_{run}@example.com")
-        for number, first in ((1, "gina"), (2, "hugo"), (3, "ines"))
-    ]
+    players = new_players(browser, live_site, "gina", "hugo", "ines")
     last = "nothing yet"
     actions = stale = 0
     clicked: dict[str, int] = {}
     try:
         for player in players:
             sign_up(live_site, player)
-        match_url = load_position(live_site, players)
-
-        for player in players:
-            player.page.goto(match_url)
-            expect(player.page.locator("#board .br-status")).to_contain_text("Round 13", timeout=TIMEOUT)
-            mark_loaded(player.page)
+        open_board(players, load_position(live_site, players), "#board .br-status", "Round 13")
         first = players[0].page
         expect(first.locator("#board .br-status")).to_contain_text("Your turn")
         own_dashboard_marked(players)
@@ -132,22 +111,10 @@ def test_three_players_finish_a_stored_bridge_race(live_site: LiveSite, browser:
                 continue
             assert status == 200, f"{last} was refused: HTTP {status} {error!r}"
             idle_since = time.monotonic()
-            version = board_version(actor.page)
-            for other in players:
-                if other is not actor:
-                    try:
-                        wait_board_version(other.page, version)
-                    except Exception as exc:
-                        raise AssertionError(f"{other.name}'s page did not get board {version} after {last}") from exc
-            for player in players:
-                assert_not_reloaded(player)
+            all_pages_follow(actor, players, last)
 
         for player in players:
-            standings = player.page.locator("#board .standings")
-            expect(standings.get_by_role("heading", name="Final standings")).to_be_visible(timeout=TIMEOUT)
-            expect(standings.locator("li")).to_have_count(3)
-            for other in players:
-                expect(standings).to_contain_text(other.name)
+            assert_final_table(player.page.locator("#board .standings"), "Final standings", "li", players)
             expect(player.page.locator("#board .br-status")).to_contain_text("The race is over.")
             expect(player.page.locator(ACTION_FORMS)).to_have_count(0)
             assert_not_reloaded(player)

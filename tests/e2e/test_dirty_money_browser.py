@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -29,25 +28,14 @@ import pytest
 from playwright.sync_api import expect
 
 from .accounts import set_profile, signed_in
+from .board_page import all_pages_follow, assert_final_table, assert_not_reloaded, board_version, open_board, submit
 from .conftest import LiveSite
-from .players import (
-    TIMEOUT,
-    Player,
-    assert_accessible,
-    assert_not_reloaded,
-    board_version,
-    mark_loaded,
-    new_player,
-    sign_up,
-    submit,
-    wait_board_version,
-)
+from .players import DESKTOP, PHONE, TIMEOUT, Player, assert_accessible, new_players, sign_up
+from .stored_pages import imported_at
 
 pytestmark = pytest.mark.e2e
 
 POSITION = Path(__file__).parent / "data" / "dirty_money_late.json"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 AFTER_WORDS = {
     "en": {"replay": "Replay", "recent": "Recent matches", "rating": "rating", "game": "Dirty Money"},
     "zh-hant": {"replay": "重播", "recent": "最近的對局", "rating": "積分", "game": "洗錢遊戲"},
@@ -98,10 +86,7 @@ def whose_turn(players: list[Player]) -> tuple[Player, dict[str, Any]] | None:
 
 
 def load_position(site: LiveSite, players: list[Player]) -> str:
-    done = site.manage("import_match", str(POSITION), *(p.email for p in players))
-    found = re.search(r"at version (\d+): (/m/\d+/)", done.stdout)
-    assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
-    return found.group(2)
+    return imported_at(site, POSITION, (p.email for p in players))[1]
 
 
 def assert_fits(page: Any, what: str) -> None:
@@ -173,21 +158,14 @@ def after_the_game(
 
 
 def test_three_players_finish_a_stored_dirty_money_game(live_site: LiveSite, browser: Any, axe_source: str) -> None:
-    run = secrets.token_hex(3)
-    players = [
-        new_player(browser, live_site, number, f"{first}_{run}@example.com")
-        for number, first in ((1, "vera"), (2, "walt"), (3, "xena"))
-    ]
+    players = new_players(browser, live_site, "vera", "walt", "xena")
     last, actions, bought = "nothing yet", 0, 0
     clicked: dict[str, int] = {}
     try:
         for player in players:
             sign_up(live_site, player)
         match_url = load_position(live_site, players)
-        for player in players:
-            player.page.goto(match_url)
-            expect(player.page.locator("#dm-table")).to_contain_text("Round", timeout=TIMEOUT)
-            mark_loaded(player.page)
+        open_board(players, match_url, "#dm-table", "Round")
         expect(players[0].page.locator("#dm-next")).to_contain_text("Choose a location")
         expect(players[0].page).to_have_title(re.compile(r"^Your turn · Dirty Money"))  # issue 10, item 6
         expect(players[1].page).not_to_have_title(re.compile(r"^Your turn"))
@@ -232,20 +210,11 @@ def test_three_players_finish_a_stored_dirty_money_game(live_site: LiveSite, bro
             assert status == 200, f"{last} was refused: HTTP {status} {error!r}"
             bought += kind == "buy"
             idle_since = time.monotonic()
-            version = board_version(actor.page)
-            for other in players:
-                if other is not actor:
-                    wait_board_version(other.page, version)
-            for player in players:
-                assert_not_reloaded(player)
+            all_pages_follow(actor, players, last)
 
         for player in players:
-            scores = player.page.locator("#dm-final .dm-scores")
-            expect(scores.get_by_role("heading", name="Final scoring")).to_be_visible(timeout=TIMEOUT)
-            expect(scores.locator("tbody tr")).to_have_count(3)
+            assert_final_table(player.page.locator("#dm-final .dm-scores"), "Final scoring", "tbody tr", players)
             expect(player.page.locator("#match-chart svg polyline.chart-line")).to_have_count(3)  # money over rounds
-            for other in players:
-                expect(scores).to_contain_text(other.name)
             expect(player.page.locator(ACTION_FORMS)).to_have_count(0)
             expect(player.page).not_to_have_title(re.compile(r"^Your turn"))
             assert_not_reloaded(player)

@@ -13,12 +13,11 @@ from playwright.sync_api import Page, expect
 
 from .accounts import make_accounts
 from .conftest import LiveSite
+from .players import DESKTOP, PHONE
 from .stored_pages import DATA, imported_all, signed_in
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 GAMES = ("heist", "bridge_race", "dirty_money", "exit_memory", "police_alarm")
 SUMMARY = {"en": "The chart's numbers as a table", "zh-hant": "圖表數字一覽表"}
 

@@ -14,26 +14,15 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from .board_page import act, assert_not_reloaded, mark_loaded
 from .conftest import LiveSite
-from .players import (
-    PHONE,
-    TIMEOUT,
-    Player,
-    act,
-    assert_not_reloaded,
-    join,
-    mark_loaded,
-    new_player,
-    screenshot,
-    sign_up,
-)
+from .players import PHONE, TIMEOUT, Player, join, new_players, screenshot, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -86,11 +75,7 @@ def walk_cells(page: Page) -> Locator:
 def test_three_players_play_a_round_through_a_chain_to_the_walk_and_the_next_round(
     live_site: LiveSite, browser: Any
 ) -> None:
-    run = secrets.token_hex(3)
-    players = [
-        new_player(browser, live_site, number, f"{first}_{run}@example.com")
-        for number, first in ((1, "iris"), (2, "jonas"), (3, "kai"))
-    ]
+    players = new_players(browser, live_site, "iris", "jonas", "kai")
     p1, p2, p3 = players
     p3.page.emulate_media(reduced_motion="reduce")
     p3.page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})

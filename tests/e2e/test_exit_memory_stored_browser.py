@@ -16,11 +16,11 @@ from playwright.sync_api import expect
 
 from .accounts import make_accounts
 from .conftest import LiveSite
+from .players import PHONE
 from .stored_pages import DATA, imported, signed_in
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 390, "height": 844}
 DIRECTIONS = {"↑": "up", "→": "right", "↓": "down", "←": "left"}
 
 

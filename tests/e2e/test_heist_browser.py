@@ -22,19 +22,10 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .board_page import act, assert_not_reloaded, mark_loaded, submit
 from .conftest import LiveSite
-from .players import (
-    ROLE_NAMES,
-    TIMEOUT,
-    Player,
-    act,
-    assert_not_reloaded,
-    join,
-    mark_loaded,
-    new_player,
-    sign_up,
-    submit,
-)
+from .players import ROLE_NAMES, TIMEOUT, Player, join, new_player, new_players, sign_up
+from .stored_pages import imported_at
 
 pytestmark = pytest.mark.e2e
 
@@ -153,11 +144,7 @@ def create_match(host: Player, seats: int, minutes: int, *, quick: bool) -> tupl
 
 
 def test_three_players_play_a_heist_match_to_the_end(live_site: LiveSite, browser: Any) -> None:
-    run = secrets.token_hex(3)
-    players = [
-        new_player(browser, live_site, number, f"{first}_{run}@example.com")
-        for number, first in ((1, "alice"), (2, "bruno"), (3, "carla"))
-    ]
+    players = new_players(browser, live_site, "alice", "bruno", "carla")
     p1, p2, p3 = players
     try:
         for player in players:
@@ -185,7 +172,7 @@ def test_three_players_play_a_heist_match_to_the_end(live_site: LiveSite, browse
             assert_not_reloaded(player)
 
         # -- chat reaches the others live --------------------------------------------------------------
-        hello = f"good luck {run}"
+        hello = f"good luck {secrets.token_hex(3)}"
         p2.page.locator("#chat-text").fill(hello)
         p2.page.locator("#chat-form").get_by_role("button", name="Send").click()
         for player in players:
@@ -280,9 +267,7 @@ def test_three_players_play_a_heist_match_to_the_end(live_site: LiveSite, browse
 
 
 def test_the_host_sees_players_join_without_reloading(live_site: LiveSite, browser: Any) -> None:
-    run = secrets.token_hex(3)
-    host = new_player(browser, live_site, 1, f"dora_{run}@example.com")
-    guest = new_player(browser, live_site, 2, f"emil_{run}@example.com")
+    host, guest = new_players(browser, live_site, "dora", "emil")
     try:
         sign_up(live_site, host)
         sign_up(live_site, guest)
@@ -403,19 +388,13 @@ def test_while_the_informant_names_a_role_no_result_and_one_clock_line(live_site
     lone Informant in seat 1 to name a role): no "Result of heist 1" panel yet; the Informant reads
     "It is your turn" with one clock, the others one line "Waiting for <the Informant>" with one clock.
     Once the role is named the result appears on both pages, live."""
-    run = secrets.token_hex(3)
-    informant, other = (
-        new_player(browser, live_site, number, f"{first}_{run}@example.com")
-        for number, first in ((1, "carol"), (2, "bob"))
-    )
+    informant, other = new_players(browser, live_site, "carol", "bob")
     try:
         sign_up(live_site, informant)
         sign_up(live_site, other)
-        done = live_site.manage("import_match", str(NAMING), informant.email, other.email, "bot", "bot", "bot")
-        found = re.search(r"at version (\d+): (/m/\d+/)", done.stdout)
-        assert found, f"import_match printed no match URL: {done.stdout!r} {done.stderr!r}"
+        _, url = imported_at(live_site, NAMING, (informant.email, other.email, "bot", "bot", "bot"))
         for player in (informant, other):
-            player.page.goto(found.group(2))
+            player.page.goto(url)
             expect(player.page.locator("#board .heist-status")).to_contain_text("Heist 1 of 8", timeout=TIMEOUT)
             expect(player.page.locator("#board .heist-result")).to_have_count(0)
             expect(player.page.locator("#board")).not_to_contain_text("Withdrew:")

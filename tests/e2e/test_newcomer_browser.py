@@ -25,18 +25,12 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .accounts import DESKTOP, make_accounts, set_profile, signed_in
-from .bridge_race_forms import POSITION, TWENTY_YEARS, action_forms, pick
+from .accounts import make_accounts, set_profile, signed_in
+from .board_page import submit
+from .bridge_race_forms import POSITION, action_forms, pick
 from .conftest import LiveSite
-from .players import (
-    PHONE,
-    ROLE_NAMES,
-    TIMEOUT,
-    Player,
-    assert_accessible,
-    screenshot,
-    submit,
-)
+from .players import DESKTOP, PHONE, ROLE_NAMES, TIMEOUT, Player, assert_accessible, screenshot
+from .stored_pages import TWENTY_YEARS, imported_at
 
 pytestmark = pytest.mark.e2e
 
@@ -230,10 +224,7 @@ def submit_any(page: Page, button: Any) -> tuple[int, str]:
 @pytest.fixture()
 def bridge_race_table(live_site: LiveSite) -> Iterator[tuple[str, list[str]]]:
     emails = make_accounts(live_site, [f"{n}_{secrets.token_hex(3)}" for n in ("dora", "eli", "finn")])
-    done = live_site.manage("import_match", str(POSITION), *emails, "--time-limit", str(TWENTY_YEARS))
-    found = re.search(r"at version \d+: (/m/\d+/)", done.stdout)
-    assert found, done.stdout
-    yield found.group(1), emails
+    yield imported_at(live_site, POSITION, emails, TWENTY_YEARS)[1], emails
 
 
 # Counts the chimes a page plays (the oscillators it starts) without changing what it does.

@@ -17,12 +17,10 @@ from playwright.sync_api import expect
 
 from .accounts import make_accounts, set_profile, signed_in
 from .conftest import LiveSite
-from .players import TIMEOUT, assert_accessible
+from .players import DESKTOP, PHONE, TIMEOUT, assert_accessible
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
 
 

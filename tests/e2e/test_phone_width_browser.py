@@ -18,12 +18,11 @@ from playwright.sync_api import expect
 
 from .accounts import make_accounts
 from .conftest import LiveSite
+from .players import DESKTOP, PHONE
 from .stored_pages import DATA, imported_all, signed_in
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 GAMES = {"heist": 4, "bridge_race": 3, "dirty_money": 3, "exit_memory": 3, "police_alarm": 3}
 
 # What sticks out past the right edge, deepest first: "tag.class (right edge px)".

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .accounts import DESKTOP, make_accounts, signed_in, started_match
+from .accounts import make_accounts, signed_in, started_match
 from .conftest import LiveSite
-from .players import PHONE, assert_accessible
+from .players import DESKTOP, PHONE, assert_accessible
 
 pytestmark = pytest.mark.e2e
 

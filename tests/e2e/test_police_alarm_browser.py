@@ -20,20 +20,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from .board_page import answers, assert_not_reloaded, mark_loaded
 from .conftest import LiveSite
-from .players import (
-    PHONE,
-    TIMEOUT,
-    Player,
-    answers,
-    assert_accessible,
-    assert_not_reloaded,
-    join,
-    mark_loaded,
-    new_player,
-    screenshot,
-    sign_up,
-)
+from .players import PHONE, TIMEOUT, Player, assert_accessible, join, new_player, screenshot, sign_up
 
 pytestmark = pytest.mark.e2e
 

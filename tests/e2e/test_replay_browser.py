@@ -18,13 +18,11 @@ from playwright.sync_api import Page, expect
 
 from .accounts import make_accounts, signed_in
 from .conftest import LiveSite
-from .players import assert_accessible
+from .players import DESKTOP, PHONE, assert_accessible
 from .stored_pages import DATA, imported
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 WORDS = {
     "en": {"replay": "Replay", "back": "Back one step", "count": "Step %s of %s"},
     "zh-hant": {"replay": "重播", "back": "後退一步", "count": "第 %s 步，共 %s 步"},

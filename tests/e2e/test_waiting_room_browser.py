@@ -18,8 +18,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .accounts import log_in, make_accounts
+from .board_page import mark_loaded
 from .conftest import LiveSite
-from .players import TIMEOUT, mark_loaded
+from .players import TIMEOUT
 
 pytestmark = pytest.mark.e2e
 

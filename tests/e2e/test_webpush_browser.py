@@ -24,12 +24,10 @@ from playwright.sync_api import Page, expect
 
 from .accounts import log_in, make_accounts, signed_in
 from .conftest import LiveSite, _bin, _free_port, _spawn, _wait_http
-from .players import TIMEOUT, assert_accessible
+from .players import DESKTOP, PHONE, TIMEOUT, assert_accessible
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 
 # pushManager.subscribe asks the browser vendor's push service over the network, which a test
 # machine does not reach: it is replaced by one that answers with a subscription as Chromium's
