@@ -299,7 +299,8 @@ def kept_for(values: Mapping[str, Any]) -> Any:
     viewer in a game whose views are all public (R-89 for bridge_race), whose fragments' inputs
     name the viewer where the fragment shows it (:func:`kept_key`): a key that named nobody in a game
     with secrets would hand one seat's panel to another."""
-    return "any viewer" if getattr(values.get("rules"), "views_public", False) is True else values.get("seat")
+    rules = values.get("rules")
+    return "any viewer" if rules is not None and rules.views_public is True else values.get("seat")
 
 
 def placeholder(name: str) -> str:
