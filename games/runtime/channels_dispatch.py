@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -31,8 +30,6 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.core.exceptions import ImproperlyConfigured
-
-from games.runtime.wscompress import DEFLATE
 
 Source = Callable[[], Awaitable[Any]]
 
@@ -61,7 +58,7 @@ async def serve_in_turn(sources: list[Source], dispatch: Callable[[Any], Awaitab
 
 class InTurnConsumer(AsyncJsonWebsocketConsumer):
     """A JSON socket whose messages are served by :func:`serve_in_turn`, dispatched without Channels'
-    per-message database clean-up, and whose frames may say whether to compress them."""
+    per-message database clean-up."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As Channels' own, with my messages handled in fewer loop turns."""
@@ -93,11 +90,3 @@ class InTurnConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
-
-    async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
-        """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
-        await self._send_text(json.dumps(update), deflate=deflate)
-
-    async def _send_text(self, text: str, *, deflate: bool) -> None:
-        message: Any = {"type": "websocket.send", "text": text, DEFLATE: deflate}
-        await self.base_send(message)  # DEFLATE is our own key, unknown to the ASGI event types

@@ -26,6 +26,7 @@ from games.push.presenter import viewer_for
 from games.push.pushes import players_group, seat_group, watch_group
 from games.push.speaking import speaking
 from games.runtime.channels_dispatch import InTurnConsumer
+from games.runtime.wscompress import DEFLATE
 from games.sockets import chat, presence
 from games.sockets.frames import SentFrames
 from games.web import ratelimit
@@ -58,6 +59,14 @@ class BaseMatchConsumer(InTurnConsumer):
     counted = False  # whether my user's seat row counts this socket in ``open_sockets``
     opened = False  # accepted and not refused: a stopping server closes me with 1012 (see __call__)
     move_limit: ratelimit.SocketLimit | None = None  # my moves, counted here (see receive_json)
+
+    async def _send_update(self, update: dict[str, Any], *, deflate: bool) -> None:
+        """Send an update; compressed on the wire only if it holds nothing secret (BREACH)."""
+        await self._send_text(json.dumps(update), deflate=deflate)
+
+    async def _send_text(self, text: str, *, deflate: bool) -> None:
+        message: Any = {"type": "websocket.send", "text": text, DEFLATE: deflate}
+        await self.base_send(message)  # DEFLATE (games.runtime.wscompress) is unknown to the ASGI event types
 
     async def _server_stopping(self) -> None:
         """Daphne cancels every socket's task when it is stopped (SIGTERM): my client is told the
