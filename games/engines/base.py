@@ -353,6 +353,8 @@ def check_sender(kind: object, seat: int, players: int, system: Collection[str],
 
 WHOLE_NUMBER_LIMIT = 1_000_000
 """No whole-number field of any action (a seat, a slot, an amount, an offer) comes near this."""
+# What a form sends for a whole number: ASCII digits, perhaps a minus sign, never a huge value.
+# ``str.isdigit`` alone would let "²" and "٣" through, which ``int`` refuses or reads as 3.
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,6}", re.ASCII)
 
 

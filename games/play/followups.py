@@ -1,4 +1,5 @@
-"""What a committed change sets going: its pushes, a live match's next timer, the server's own moves.
+"""What a committed change sets going besides its pushes (``games.push.pushes.publish_after_commit``):
+a live match's next timer, the server's own moves, rematch invitations.
 
 The background work (Celery tasks, live timers: :mod:`games.background`) itself runs the write
 path, so the write path does not import it: it asks for that work through :class:`Background`,
@@ -15,7 +16,6 @@ from django.db import transaction
 from games.engines.base import Rules
 from games.models import Match
 from games.play.decision import next_wake
-from games.push import pushes
 
 
 class Background(Protocol):
@@ -45,11 +45,6 @@ def connect(worker: Background) -> None:
     """Hand the write path's follow-up work to ``worker`` (done once, when the app is ready)."""
     global background
     background = worker
-
-
-def publish_after_commit(match: Match, **hints: Any) -> None:
-    """Once committed, push the change to the match's sockets (see :mod:`games.push.pushes`)."""
-    transaction.on_commit(lambda: pushes.publish(match, **hints))
 
 
 def advance_after_commit(match_id: int, version: int) -> None:

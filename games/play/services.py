@@ -23,9 +23,10 @@ from games.models import ChatMessage, Match, RematchInvite, Seat
 from games.play import clock, clock_policy, guarded, latency_trace, payloads, rematches, vacations, write_paths
 from games.play.decision import action_digest, bot_rng, waiting_keys
 from games.play.errors import NotAllowed, ServiceError, StaleVersion, not_running
-from games.play.followups import advance_after_commit, invite_after_commit, publish_after_commit
+from games.play.followups import advance_after_commit, invite_after_commit
 from games.play.store import load_state, rules_for
 from games.play.write_paths import SubmitResult
+from games.push.pushes import publish_after_commit
 from games.push.speaking import speaking
 
 log = logging.getLogger(__name__)

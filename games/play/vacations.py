@@ -23,8 +23,8 @@ from django.utils.translation import ngettext
 from games.models import Match, Seat, Vacation
 from games.play import clock, clock_policy
 from games.play.errors import ServiceError
-from games.play.followups import publish_after_commit
 from games.play.store import engine_options, load_state, rules_for, to_datetime
+from games.push.pushes import publish_after_commit
 
 ALLOWANCE_DAYS = 30  # days of vacation a player may take a year (counted in the year each starts)
 

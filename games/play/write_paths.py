@@ -18,7 +18,6 @@ written by the row lock only (:class:`Finishing`): the players' ratings change i
 from __future__ import annotations
 
 import copy
-import functools
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
@@ -152,7 +151,7 @@ def write_guarded(move: Move) -> SubmitResult | None:
         _as_after(match, changes, new_version, written.revision, written.chat_version, written.bot_seats)
     remember(match.pk, match.version, new_state)
     remember_row(match)
-    _publish_after_commit(
+    pushes.publish_after_commit(
         match,
         events=by_seq,
         state_before=state,
@@ -239,12 +238,6 @@ def refresh_cache(match_id: int) -> bool:
 # --- the row lock ----------------------------------------------------------------------------------
 
 
-def _publish_after_commit(match: Match, **hints: Any) -> None:
-    """A move's pushes, handed to ``pushes.publish`` by the commit itself (at once when none is open):
-    the move goes from here to the pushes with no stop on the way (docs/architecture.md, the walk)."""
-    transaction.on_commit(functools.partial(pushes.publish, match, **hints))
-
-
 def write_locked(move: Move) -> SubmitResult:
     """The move decided on the match row, locked, and written through the ORM in that transaction."""
     match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
@@ -265,7 +258,7 @@ def write_locked(move: Move) -> SubmitResult:
             )
         remember(match.pk, match.version, decision.new_state)
         remember_row(match)
-    _publish_after_commit(match, events=by_seq, state_before=decision.state, actor=decision.actor)
+    pushes.publish_after_commit(match, events=by_seq, state_before=decision.state, actor=decision.actor)
     followups.arm_live_after_commit(match, decision.rules, decision.new_state)
     if automatic:
         followups.advance_after_commit(match.pk, match.version)

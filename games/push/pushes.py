@@ -15,13 +15,14 @@ to the player who moved is the board already rendered for that player's sockets.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
@@ -259,6 +260,13 @@ def _new_lines(log: list[dict[str, Any]], after: int) -> str:
 
 
 # --- publishing ------------------------------------------------------------------------------------
+
+
+def publish_after_commit(match: Match, **hints: Any) -> None:
+    """Once committed, :func:`publish` the change (at once when no transaction is open). The commit
+    calls ``publish`` itself: a move goes from the write path to here with no stop on the way
+    (docs/architecture.md, the walk)."""
+    transaction.on_commit(functools.partial(publish, match, **hints))
 
 
 def publish(

@@ -463,8 +463,6 @@ def default_named_role(state: State) -> str | None:
 # --------------------------------------------------------------------------------------------
 
 
-# What a form sends for a whole number: ASCII digits, perhaps a minus sign, never a huge value.
-# ``str.isdigit`` alone would let "²" and "٣" through, which ``int`` refuses or reads as 3.
 def _int(payload: Mapping[str, Any], key: str, default: int | None = None) -> int:
     return whole_number(payload.get(key, default), key)
 
