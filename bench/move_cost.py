@@ -344,10 +344,10 @@ def clock_stages() -> StageClock:
 def profile_write_thread() -> cProfile.Profile:
     """A profiler of the write path, which runs on the database thread (``database_sync_to_async``):
     cProfile sees only the thread that enabled it, and the main thread meanwhile waits on its loop."""
-    from games.play import services
+    from games.play import services, write_paths
 
     profiler = cProfile.Profile(time.process_time)
-    real = services.do_submit_action
+    real = write_paths.do_submit_action
 
     def profiled(*args: Any, **kwargs: Any) -> Any:
         profiler.enable()
@@ -356,18 +356,19 @@ def profile_write_thread() -> cProfile.Profile:
         finally:
             profiler.disable()
 
-    services.do_submit_action = profiled
+    write_paths.do_submit_action = profiled  # a socket's move (write_paths.do_submit_as_user)
+    services.do_submit_action = profiled  # the POST view's
     return profiler
 
 
 def capture_broadcasts(captured: list[tuple[str, dict[str, Any]]]) -> None:
     """Record what the write path sends to the channel layer instead of sending it."""
-    from games.push import broadcaster
+    from games.push import pushes
 
     def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         captured.extend(messages)
 
-    broadcaster.send_many = send_many  # broadcaster.send goes through it too
+    pushes.send_many = send_many  # pushes.send goes through it too
 
 
 def main() -> None:

@@ -64,10 +64,10 @@ def forget_the_logged_out_browsers_pushes(sender: type, request: Any, user: Any,
 
 
 def _revoke(user_id: int, session: str | None) -> None:
-    from games.push import broadcaster
+    from games.push import pushes
     from games.sockets.base_consumer import user_group
 
     try:
-        broadcaster.send(user_group(user_id), {"type": "user.revoked", "session": session})
+        pushes.send(user_group(user_id), {"type": "user.revoked", "session": session})
     except Exception:  # the sockets' own checks still refuse anything the user sends
         log.exception("could not close the sockets of user %s", user_id)

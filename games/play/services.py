@@ -1,9 +1,10 @@
 """The only code that writes matches, seats, events and chat (``do_*`` functions).
 
-Every change to a running match goes through :func:`do_submit_action`: the move is decided once
-(:mod:`games.play.decision`) and written by one of two stores (:mod:`games.play.write_paths`: a
-guarded statement on PostgreSQL, the row lock elsewhere), which publish and schedule follow-up
-work only once the write has committed (:mod:`games.play.followups`).
+Every change to a running match goes through :func:`do_submit_action`, which lives with the stores
+it writes to (:mod:`games.play.write_paths`) and is named here with the other writers: the move is
+decided once (:mod:`games.play.decision`) and written by a guarded statement on PostgreSQL or the
+row lock elsewhere, which publish and schedule follow-up work only once the write has committed
+(:mod:`games.play.followups`).
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ from django.utils.translation import gettext as _
 from games.engines.base import SYSTEM, Rules, reseat_options
 from games.engines.registry import get_rules
 from games.models import ChatMessage, Match, RematchInvite, Seat
-from games.play import clock, clock_policy, guarded, latency_trace, payloads, rematches, vacations, write_paths
-from games.play.decision import action_digest, bot_rng, waiting_keys
+from games.play import clock, clock_policy, payloads, rematches, vacations
+from games.play.decision import bot_rng, waiting_keys
 from games.play.errors import NotAllowed, ServiceError, StaleVersion, not_running
 from games.play.followups import advance_after_commit, invite_after_commit
 from games.play.store import load_state, rules_for
-from games.play.write_paths import SubmitResult
+from games.play.write_paths import SubmitResult, do_submit_action
 from games.push.pushes import publish_after_commit
-from games.push.speaking import speaking
 
 log = logging.getLogger(__name__)
 
@@ -269,102 +269,7 @@ def do_answer_rematch(match_id: int, user: Any, *, accept: bool) -> Seat | None:
     return seat
 
 
-# --- the write path ----------------------------------------------------------------------------
-
-
-def do_submit_action(
-    match_id: int,
-    seat: int,
-    payload: dict[str, Any],
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    now: float | None = None,
-    user_id: int | None = None,
-) -> SubmitResult:
-    """Validate ``payload`` for ``seat`` with the engine and append the resulting events.
-
-    ``user_id``: the seat must still be that active user's, checked in the same write (a socket's
-    move: its seat is what the socket last saw, with no query first). A resubmission (same
-    ``idempotency_key``) is answered with the first one's result. Receipts are looked up only when
-    something goes wrong (the receipt's unique key refuses the second insert, or the resubmission
-    is stale or no longer legal), so a normal move costs no extra query.
-
-    The move is decided once (:func:`games.play.decision.decide`). On PostgreSQL that is on this
-    process's cache, written in one statement; if the cache was behind (another process wrote), it
-    catches up and decides once more. The locking path answers what the guarded statement did not:
-    every move on SQLite; on PostgreSQL a match no longer running, a seat no longer the user's, or a
-    write that lost the race to another one again after the catch-up (the one case of a third decision),
-    and a move that finishes the match (its ratings are written in its transaction).
-    """
-    digest = action_digest(payload)
-    move = write_paths.Move(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
-    try:
-        if guarded.enabled():
-            try:
-                written = write_paths.write_guarded(move)
-                if written is None and write_paths.refresh_cache(match_id):
-                    # Another process wrote since this one cached the match: decide again on the news.
-                    written = write_paths.write_guarded(move)
-            except write_paths.Finishing:
-                written = None  # a finishing move changes ratings: the row lock writes it
-            if written is not None:
-                return written
-        return write_paths.write_locked(move)
-    except (IntegrityError, ServiceError):
-        if idempotency_key:
-            found = write_paths.receipt(match_id, seat, idempotency_key)
-            if found is not None:
-                action, version = found
-                if action and action != digest:
-                    raise ServiceError(
-                        _("This key was already used for another action. Reload the board and try again."), status=409
-                    ) from None
-                return SubmitResult(version=version, duplicate=True)
-        raise
-
-
 # --- revisions ---------------------------------------------------------------------------------
-
-
-def do_submit_as_user(
-    match_id: int, seat: int | None, user_id: int, sent: payloads.Submission, received: float | None, language: str
-) -> SubmitResult:
-    """A move sent over a socket: :func:`do_submit_action` for the seat the socket last saw, checked
-    to be still ``user_id``'s in the same write, in the socket's ``language``.
-
-    Seats are renumbered at the start and a moderator may hand one to a bot while a socket stays
-    open; only when the write finds the seat no longer the user's is the user's seat looked up again,
-    and the move tried once more under the seat the user holds now.
-    """
-    latency_trace.mark("writing", match_id, sent.key)
-    with speaking(language):
-        for attempt in range(2):
-            if seat is None:
-                raise NotAllowed(_("Only the players of this match can act in it."))
-            try:
-                return do_submit_action(
-                    match_id,
-                    seat,
-                    sent.payload,
-                    expected_version=sent.expected_version,
-                    idempotency_key=sent.key,
-                    now=received,
-                    user_id=user_id,
-                )
-            except NotAllowed:
-                fresh = _seat_of(match_id, user_id)
-                if attempt or fresh == seat:
-                    raise
-                seat = fresh
-        raise AssertionError("unreachable")
-
-
-def _seat_of(match_id: int, user_id: int) -> int | None:
-    """The user's seat number in the match as the database has it now, if the user is still active."""
-    rows = Seat.objects.filter(match_id=match_id, user_id=user_id, user__is_active=True)
-    number = rows.values_list("number", flat=True).first()
-    return None if number is None else int(number)
 
 
 def _touch(match: Match) -> None:

@@ -1,7 +1,9 @@
-"""The two stores a decided move is written to: one guarded statement, or the row lock.
+"""How a move is written: :func:`do_submit_action` and the two stores a decided move goes to.
 
-Both write what :func:`games.play.decision.decide` returns; they differ only in where the row and
-state it decides on come from and how the write is kept safe:
+:func:`do_submit_action` is the one entry of every move (the socket's through
+:func:`do_submit_as_user`, the POST view, Celery, the admin, the other ``services``). It picks the
+store; both write what :func:`games.play.decision.decide` returns and differ only in where the row
+and state it decides on come from and how the write is kept safe:
 
 - :func:`write_guarded` (PostgreSQL): decided on this process's cached row and state, written by
   one statement whose guard refuses it if the match moved on (:mod:`games.play.guarded`); its
@@ -22,12 +24,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
 from games.models import ActionReceipt, Match, MatchEvent, Seat
-from games.play import clock, errors, followups, guarded, latency_trace
+from games.play import clock, errors, followups, guarded, latency_trace, payloads
 from games.play.decision import Behind, Changes, action_digest, decide, state_changes
 from games.play.store import (
     cached_move_base,
@@ -40,6 +42,7 @@ from games.play.store import (
     snapshot_state,
 )
 from games.push import presenter, pushes
+from games.push.speaking import speaking
 from games.ratings.record import rate_finished
 
 
@@ -78,6 +81,98 @@ class Move(NamedTuple):
 
 
 # --- the guarded statement -------------------------------------------------------------------------
+
+
+def do_submit_action(
+    match_id: int,
+    seat: int,
+    payload: dict[str, Any],
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    now: float | None = None,
+    user_id: int | None = None,
+) -> SubmitResult:
+    """Validate ``payload`` for ``seat`` with the engine and append the resulting events.
+
+    ``user_id``: the seat must still be that active user's, checked in the same write (a socket's
+    move: its seat is what the socket last saw, with no query first). A resubmission (same
+    ``idempotency_key``) is answered with the first one's result. Receipts are looked up only when
+    something goes wrong (the receipt's unique key refuses the second insert, or the resubmission
+    is stale or no longer legal), so a normal move costs no extra query.
+
+    The move is decided once (:func:`games.play.decision.decide`). On PostgreSQL that is on this
+    process's cache, written in one statement; if the cache was behind (another process wrote), it
+    catches up and decides once more. The locking path answers what the guarded statement did not:
+    every move on SQLite; on PostgreSQL a match no longer running, a seat no longer the user's, or a
+    write that lost the race to another one again after the catch-up (the one case of a third decision),
+    and a move that finishes the match (its ratings are written in its transaction).
+    """
+    digest = action_digest(payload)
+    move = Move(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
+    try:
+        if guarded.enabled():
+            try:
+                written = write_guarded(move)
+                if written is None and refresh_cache(match_id):
+                    # Another process wrote since this one cached the match: decide again on the news.
+                    written = write_guarded(move)
+            except Finishing:
+                written = None  # a finishing move changes ratings: the row lock writes it
+            if written is not None:
+                return written
+        return write_locked(move)
+    except (IntegrityError, errors.ServiceError):
+        if idempotency_key:
+            found = receipt(match_id, seat, idempotency_key)
+            if found is not None:
+                action, version = found
+                if action and action != digest:
+                    raise errors.ServiceError(
+                        _("This key was already used for another action. Reload the board and try again."), status=409
+                    ) from None
+                return SubmitResult(version=version, duplicate=True)
+        raise
+
+
+def do_submit_as_user(
+    match_id: int, seat: int | None, user_id: int, sent: payloads.Submission, received: float | None, language: str
+) -> SubmitResult:
+    """A move sent over a socket: :func:`do_submit_action` for the seat the socket last saw, checked
+    to be still ``user_id``'s in the same write, in the socket's ``language``.
+
+    Seats are renumbered at the start and a moderator may hand one to a bot while a socket stays
+    open; only when the write finds the seat no longer the user's is the user's seat looked up again,
+    and the move tried once more under the seat the user holds now.
+    """
+    latency_trace.mark("writing", match_id, sent.key)
+    with speaking(language):
+        for attempt in range(2):
+            if seat is None:
+                raise errors.NotAllowed(_("Only the players of this match can act in it."))
+            try:
+                return do_submit_action(
+                    match_id,
+                    seat,
+                    sent.payload,
+                    expected_version=sent.expected_version,
+                    idempotency_key=sent.key,
+                    now=received,
+                    user_id=user_id,
+                )
+            except errors.NotAllowed:
+                fresh = _seat_of(match_id, user_id)
+                if attempt or fresh == seat:
+                    raise
+                seat = fresh
+        raise AssertionError("unreachable")
+
+
+def _seat_of(match_id: int, user_id: int) -> int | None:
+    """The user's seat number in the match as the database has it now, if the user is still active."""
+    rows = Seat.objects.filter(match_id=match_id, user_id=user_id, user__is_active=True)
+    number = rows.values_list("number", flat=True).first()
+    return None if number is None else int(number)
 
 
 def write_guarded(move: Move) -> SubmitResult | None:

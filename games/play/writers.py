@@ -148,7 +148,7 @@ def _on_thread(
     kwargs: dict[str, Any],
 ) -> None:
     # What sync_to_async tells its thread, so that async_to_sync in it (the in-memory channel
-    # layer's sends, games.push.broadcaster) runs on the caller's loop, where that layer's queues live.
+    # layer's sends, games.push.pushes.send_many) runs on the caller's loop, where that layer's queues live.
     serve_loop_from_this_thread(loop)
     calls: list[LoopCall] = []
     _handing.loop, _handing.calls = loop, calls

@@ -4,7 +4,7 @@ asgiref's undocumented ``SyncToAsync.threadlocal`` (``main_event_loop``, ``main_
 ``async_to_sync`` called in a thread with no running loop looks there for the loop that handed the
 thread its work, and runs its coroutine on that loop. The socket moves' writer threads
 (:mod:`games.play.writers`) are not ``sync_to_async``'s, but the in-memory channel layer's sends
-made on them (:mod:`games.push.broadcaster`) must run on the consumers' loop, where that layer's
+made on them (:func:`games.push.pushes.send_many`) must run on the consumers' loop, where that layer's
 queues live, so they are told it the same way.
 """
 

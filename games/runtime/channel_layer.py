@@ -239,7 +239,7 @@ class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
         publisher_found = False
         for loop, layer in list(self._layers.items()):
             if not layer.groups:
-                continue  # a loop that only publishes (games.push.broadcaster's)
+                continue  # a loop that only publishes (games.push.pushes's background loop)
             try:
                 writers.call_on_loop(loop, layer.deliver, messages, not publisher_found)
             except RuntimeError:  # its loop is closed: the process is stopping
@@ -266,7 +266,7 @@ class LoopInMemoryChannelLayer(InMemoryChannelLayer):
 
     Its queues belong to the event loop its consumers receive on (daphne's). A thread that is not
     one of that loop's (a live game's timer, a writer thread) must hand it messages through the loop
-    (:func:`games.push.broadcaster.send_many`): ``async_to_sync`` there runs ``group_send`` on a loop of
+    (:func:`games.push.pushes.send_many`): ``async_to_sync`` there runs ``group_send`` on a loop of
     its own, which fills the queue without waking daphne's, so a live game's timed events (a bot's
     moves, its siren, the end of a pause) reached the sockets only when something else woke the loop,
     up to a second late.

@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from games.models import Match
-from games.play import latency_trace, payloads, services, writers
+from games.play import errors, latency_trace, payloads, write_paths, writers
 from games.push import pushes
 from games.push.speaking import speaking
 from games.sockets.base_consumer import BaseMatchConsumer
@@ -158,14 +158,14 @@ class TurnConsumer(BaseMatchConsumer):
         key = content.get("key") if isinstance(content.get("key"), str) else None
         latency_trace.mark("received", self.match_id, key, self.seat)
         answer: dict[str, Any] = {"type": "answer", "key": key if key and len(key) <= payloads.MAX_KEY_CHARS else None}
-        stale: services.StaleVersion | None = None
+        stale: errors.StaleVersion | None = None
         try:
             sent = payloads.from_socket(content)
             result = await self._submit(sent, received)
         except payloads.BadPayload as exc:
             answer.update(status=400, message=exc.message)
-        except services.ServiceError as exc:
-            stale = exc if isinstance(exc, services.StaleVersion) else None
+        except errors.ServiceError as exc:
+            stale = exc if isinstance(exc, errors.StaleVersion) else None
             answer.update(status=exc.status, message=exc.message)
             if exc.detail:
                 answer["detail"] = json.loads(json.dumps(exc.detail, default=str))
@@ -181,7 +181,7 @@ class TurnConsumer(BaseMatchConsumer):
             answer.update(
                 status=200, revision=result.revision_for(self.seat), version=await self._version_shown(result.version)
             )
-        if answer["status"] == services.StaleVersion.status:
+        if answer["status"] == errors.StaleVersion.status:
             # The fresh board first, then why. The move that made mine stale was published to my
             # seat too, so its push is usually on its way: wait for it (off this socket's message
             # loop, which must go on to receive it) rather than render the same board here.
@@ -214,16 +214,16 @@ class TurnConsumer(BaseMatchConsumer):
         """The game version my client is told it moved the match to (a live game's may skip events)."""
         return version
 
-    async def _submit(self, sent: payloads.Submission, received: float | None) -> services.SubmitResult:
+    async def _submit(self, sent: payloads.Submission, received: float | None) -> write_paths.SubmitResult:
         # Written on the writer threads, which keep their connections: the process's one shared
         # database thread queued every match's moves behind each other (games.play.writers).
         move = (self.match_id, self.seat, self._user().pk, sent, received, self._language())
         try:
-            return await writers.write(services.do_submit_as_user, *move)
+            return await writers.write(write_paths.do_submit_as_user, *move)
         except Exception as exc:
             if sent.key is None or not writers.lost_connection(exc):
                 raise
             # The thread's kept connection was lost (PostgreSQL restarted or ended it, or it was
             # closed under the thread) and is dropped now: once more on a new one. The key answers
             # a move that was written before the loss as written, instead of applying it twice.
-            return await writers.write(services.do_submit_as_user, *move)
+            return await writers.write(write_paths.do_submit_as_user, *move)

@@ -1,7 +1,6 @@
 """What the pages of players' records share: where a match's replay is, and a seat's result in words.
 
-``replay_url`` is the one place that says where a finished match is replayed (the match page,
-until the replay page exists).
+``replay_url`` is the one place that says where a finished match is replayed (its replay page).
 """
 
 from __future__ import annotations

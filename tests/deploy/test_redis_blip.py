@@ -32,7 +32,7 @@ try:
 except Exception as exc:  # written, but not published: Redis is away
     print("unpublished:", type(exc).__name__)
 import time
-time.sleep(1.5)  # the push is published from a daemon thread (games.push.broadcaster): let it go out
+time.sleep(1.5)  # the push is published from a daemon thread (games.push.pushes.send_many): let it go out
 print("posted", "ok")
 """
 

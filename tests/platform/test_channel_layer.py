@@ -87,7 +87,7 @@ async def _delivered_here_and_elsewhere() -> None:
                 await layer.group_add(group, channel)
         await asyncio.sleep(0.2)
         message = {"type": "seats.update", "seats": [{"seat": 1, "html": "<p>news</p>"}]}
-        # As games.push.broadcaster does from a writer thread: this process's loop delivers to its
+        # As games.push.pushes.send_many does from a writer thread: this process's loop delivers to its
         # sockets, then publishes for the others'.
         assert await asyncio.to_thread(here.hand_over, [(group, message)])
         heard_here = [await asyncio.wait_for(here.receive(channel), timeout=5) for channel in mine]
@@ -111,21 +111,21 @@ def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_threa
     no publishing thread wakes beside it; a process with no sockets (a Celery worker) publishes
     from its background loop as before."""
     require_redis(SERVER, "channel layer Redis test")
-    from games.push import broadcaster
+    from games.push import pushes
 
     background_used: list[bool] = []
-    real_background = broadcaster._background_loop
+    real_background = pushes._background_loop
 
     def background() -> asyncio.AbstractEventLoop:
         background_used.append(True)
         return real_background()
 
-    monkeypatch.setattr(broadcaster, "_background_loop", background)
+    monkeypatch.setattr(pushes, "_background_loop", background)
     run_on_its_own_loop(lambda: _published_by_the_sockets_loop(monkeypatch, background_used))
 
 
 async def _published_by_the_sockets_loop(monkeypatch: pytest.MonkeyPatch, background_used: list[bool]) -> None:
-    from games.push import broadcaster
+    from games.push import pushes
 
     async with _two_processes("test-hand-over") as (here, elsewhere):
         group = "match_2_players"
@@ -135,15 +135,15 @@ async def _published_by_the_sockets_loop(monkeypatch: pytest.MonkeyPatch, backgr
         await here.group_add(group, mine)
         await elsewhere.group_add(group, theirs)
         await asyncio.sleep(0.2)
-        monkeypatch.setattr(broadcaster, "get_channel_layer", lambda: here)
+        monkeypatch.setattr(pushes, "get_channel_layer", lambda: here)
         message = {"type": "seats.update", "revision": 3}
-        await asyncio.to_thread(broadcaster.send_many, [(group, message)])
+        await asyncio.to_thread(pushes.send_many, [(group, message)])
         assert (await asyncio.wait_for(here.receive(mine), timeout=5)) is message
         assert (await asyncio.wait_for(elsewhere.receive(theirs), timeout=5)) == message
         assert background_used == []
         # Without a member channel in this process the background loop publishes it.
         await here.group_discard(group, mine)
-        await asyncio.to_thread(broadcaster.send_many, [(group, {"type": "seats.update", "revision": 4})])
+        await asyncio.to_thread(pushes.send_many, [(group, {"type": "seats.update", "revision": 4})])
         assert (await asyncio.wait_for(elsewhere.receive(theirs), timeout=5))["revision"] == 4
         assert background_used == [True]
 
@@ -153,11 +153,11 @@ def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_
 ) -> None:
     """Without Redis a live game's timer (games.background.livetimers) pushes from a thread of no loop's: the
     consumers' loop, asleep in its selector, must wake for it, not when something else wakes it."""
-    from games.push import broadcaster
+    from games.push import pushes
     from games.runtime.channel_layer import LoopInMemoryChannelLayer
 
     layer = LoopInMemoryChannelLayer()
-    monkeypatch.setattr(broadcaster, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(pushes, "get_channel_layer", lambda: layer)
 
     async def received_at_once() -> None:
         channel = await layer.new_channel()
@@ -165,7 +165,7 @@ def test_an_in_memory_message_sent_from_a_thread_of_no_loop_wakes_the_receiving_
         receiving = asyncio.ensure_future(layer.receive(channel))
         await asyncio.sleep(0.05)  # the loop sleeps in its selector, as an idle daphne's does
         started = time.monotonic()
-        threading.Thread(target=broadcaster.send, args=("match_1_seat_0", {"type": "seat.live"})).start()
+        threading.Thread(target=pushes.send, args=("match_1_seat_0", {"type": "seat.live"})).start()
         message = await asyncio.wait_for(receiving, 5)
         assert message == {"type": "seat.live"}
         assert time.monotonic() - started < 1.0

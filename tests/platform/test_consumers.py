@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.play import services
+from games.play import services, write_paths
 
 from .helpers import choose_all, count_calls, started_match
 from .socket_clients import act, answer_to, as_user, connect
@@ -328,7 +328,7 @@ async def test_a_move_whose_database_connection_was_lost_is_written_once_on_a_ne
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     mine = await connect(by_seat[0], match.pk)
-    real = services.do_submit_action
+    real = write_paths.do_submit_action
     losses = {"k-lost-1": "before the write", "k-lost-2": "after the write"}  # once for each move
 
     def lost_once(*args: Any, **kwargs: Any) -> Any:
@@ -339,7 +339,7 @@ async def test_a_move_whose_database_connection_was_lost_is_written_once_on_a_ne
             real(*args, **kwargs)
         raise OperationalError(f"server closed the connection unexpectedly ({when})")
 
-    monkeypatch.setattr(services, "do_submit_action", lost_once)
+    monkeypatch.setattr(write_paths, "do_submit_action", lost_once)
     before = await event_count(match.pk)
     await mine.send_json_to(act({"type": "choose"}, match.version, "k-lost-1", **{"roles[]": ["GOON"]}))
     assert (await answer_to(mine))["status"] == 200
@@ -363,7 +363,7 @@ async def test_a_move_whose_connection_is_closed_under_the_writer_is_retried_and
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     mine = await connect(by_seat[0], match.pk)
-    real = services.do_submit_action
+    real = write_paths.do_submit_action
     cut = {"k-cut-1"}
 
     def cut_mid_move(*args: Any, **kwargs: Any) -> Any:
@@ -373,7 +373,7 @@ async def test_a_move_whose_connection_is_closed_under_the_writer_is_retried_and
             connection.connection.close()  # the raw connection, under Django's feet
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "do_submit_action", cut_mid_move)
+    monkeypatch.setattr(write_paths, "do_submit_action", cut_mid_move)
     before = await event_count(match.pk)
     await mine.send_json_to(act({"type": "choose"}, match.version, "k-cut-1", **{"roles[]": ["GOON"]}))
     assert (await answer_to(mine))["status"] == 200
@@ -395,7 +395,7 @@ async def test_a_move_whose_database_stays_unreachable_gets_a_clear_answer_and_t
 
     match, by_seat = await sync_to_async(started_match)(make_user)
     mine = await connect(by_seat[0], match.pk)
-    real = services.do_submit_action
+    real = write_paths.do_submit_action
     down = {"on": True}
 
     def unreachable(*args: Any, **kwargs: Any) -> Any:
@@ -403,7 +403,7 @@ async def test_a_move_whose_database_stays_unreachable_gets_a_clear_answer_and_t
             raise OperationalError("connection to server failed: Connection refused")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "do_submit_action", unreachable)
+    monkeypatch.setattr(write_paths, "do_submit_action", unreachable)
     before = await event_count(match.pk)
     for message in (
         act({"type": "choose"}, match.version, "k-down-1", **{"roles[]": ["GOON"]}),

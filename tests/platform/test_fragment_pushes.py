@@ -142,14 +142,14 @@ async def test_a_move_is_published_once_for_every_seat_and_each_socket_takes_its
     sent its own part only (a secret choice shows to its chooser alone)."""
     match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
     pages = {seat: await open_page(user, match.pk) for seat, user in by_seat.items()}
-    real_send_many = pushes.broadcaster.send_many
+    real_send_many = pushes.send_many
     published: list[list[tuple[str, dict[str, Any]]]] = []
 
     def recording(messages: list[tuple[str, dict[str, Any]]]) -> None:
         published.append(list(messages))
         real_send_many(messages)
 
-    monkeypatch.setattr(pushes.broadcaster, "send_many", recording)
+    monkeypatch.setattr(pushes, "send_many", recording)
     await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
     assert [[group for group, _message in call] for call in published] == [
         [pushes.players_group(match.pk), pushes.watch_group(match.pk)]
@@ -177,7 +177,7 @@ async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
     for it was lost, or two processes' pushes crossed) is sent its whole board and log instead."""
     match, by_seat = await sync_to_async(started_match)(make_user, "heist", 4)
     communicator, page = await open_page(by_seat[1], match.pk)
-    real_send_many = pushes.broadcaster.send_many
+    real_send_many = pushes.send_many
     lost: list[int] = []
 
     def lose_the_first_update_of_seat_1(messages: list[tuple[str, dict[str, Any]]]) -> None:
@@ -188,7 +188,7 @@ async def test_a_socket_that_missed_a_version_gets_its_whole_board_and_log(
                 message["seats"] = [part for part in message["seats"] if part is not mine]
         real_send_many(messages)
 
-    monkeypatch.setattr(pushes.broadcaster, "send_many", lose_the_first_update_of_seat_1)
+    monkeypatch.setattr(pushes, "send_many", lose_the_first_update_of_seat_1)
     await sync_to_async(services.do_submit_action)(match.pk, 0, {"type": "choose", "roles": ["GOON"]})
     await sync_to_async(services.do_submit_action)(match.pk, 2, {"type": "choose", "roles": ["THUG"]})
     updates = await drain(communicator)

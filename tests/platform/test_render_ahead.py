@@ -57,7 +57,7 @@ class Recorder:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.ahead: list[bool] = []
         self.sent: list[list[tuple[str, dict[str, Any]]]] = []
-        real_publish, real_send = pushes.publish, pushes.broadcaster.send_many
+        real_publish, real_send = pushes.publish, pushes.send_many
 
         def publish(*args: Any, **hints: Any) -> None:
             self.ahead.append(hints.get("ahead") is not None)
@@ -68,7 +68,7 @@ class Recorder:
             real_send(messages)
 
         monkeypatch.setattr(pushes, "publish", publish)
-        monkeypatch.setattr(pushes.broadcaster, "send_many", send_many)
+        monkeypatch.setattr(pushes, "send_many", send_many)
 
     def seats_sent(self) -> list[int]:
         """The seats whose part the last move's players' message carried."""

@@ -172,19 +172,19 @@ async def test_moves_sent_too_quickly_are_answered_with_a_limit_and_never_reach_
     """Issue 54, item 25: one socket may no longer send unlimited (refused) moves, each costing a write
     path's work: past its limit a move is answered at once with a clear message, under its key, and
     the socket stays open."""
-    from games.play import services
+    from games.play import write_paths
 
     monkeypatch.setattr(ratelimit, "clock", lambda: 3_000_020.0)  # one window, however slow the run
     settings.HIDEOUT_RATE_LIMITS = {"move": "3/60"}
     match, by_seat = await sync_to_async(started_match)(make_user)
     socket = await connect(by_seat[0], match.pk)
-    real, written = services.do_submit_as_user, []
+    real, written = write_paths.do_submit_as_user, []
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         written.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "do_submit_as_user", counted)
+    monkeypatch.setattr(write_paths, "do_submit_as_user", counted)
     before = await sync_to_async(MatchEvent.objects.filter(match=match).count)()
     statuses = []
     for i in range(6):

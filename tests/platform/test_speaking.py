@@ -68,7 +68,7 @@ def test_a_move_reaches_each_seat_in_its_players_language(make_user: Any, monkey
     users[0].profile.save()
     Seat.objects.filter(match=match).update(open_sockets=1)
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(pushes.broadcaster, "send_many", lambda messages: sent.extend(messages))
+    monkeypatch.setattr(pushes, "send_many", lambda messages: sent.extend(messages))
     from games.play.store import load_state, rules_for
 
     match.refresh_from_db()
