@@ -10,9 +10,13 @@ PORT ?= 8000
 
 .PHONY: run test test-backends lint bench messages clean
 
+# uv (from PyPI, pinned here) installs the requirements in seconds where pip takes about 40.
+UV_VERSION := 0.13.9
+
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements-dev.txt
 	touch $(STAMP)
 
 locale/zh_Hant/LC_MESSAGES/django.mo: locale/zh_Hant/LC_MESSAGES/django.po $(STAMP)
