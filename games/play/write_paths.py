@@ -69,7 +69,7 @@ class SubmitResult:
 
 
 class Move(NamedTuple):
-    """A move asked for (:func:`games.play.services.do_submit_action`), as both write paths take it."""
+    """A move asked for (:func:`do_submit_action`), as both write paths take it."""
 
     match_id: int
     seat: int
