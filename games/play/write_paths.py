@@ -80,7 +80,7 @@ class Move(NamedTuple):
     user_id: int | None
 
 
-# --- the guarded statement -------------------------------------------------------------------------
+# --- every move's entry ---------------------------------------------------------------------------
 
 
 def do_submit_action(
@@ -173,6 +173,9 @@ def _seat_of(match_id: int, user_id: int) -> int | None:
     rows = Seat.objects.filter(match_id=match_id, user_id=user_id, user__is_active=True)
     number = rows.values_list("number", flat=True).first()
     return None if number is None else int(number)
+
+
+# --- the guarded statement -------------------------------------------------------------------------
 
 
 def write_guarded(move: Move) -> SubmitResult | None:
