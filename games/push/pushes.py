@@ -55,7 +55,7 @@ from games.push.presenter import (
     private_events,
 )
 from games.push.speaking import current_language, speaking
-from games.runtime.channel_layer import SharedDecodeChannelLayer
+from games.runtime.channel_layer import LoopInMemoryChannelLayer, SharedDecodeChannelLayer
 from games.templatetags.hideout import log_items, placeholder
 
 log = logging.getLogger(__name__)
@@ -556,9 +556,7 @@ def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         return
     if isinstance(layer, InMemoryChannelLayer):
         wanted = [(group, message) for group, message in messages if layer.groups.get(group)]  # else nobody listens
-        loop = getattr(
-            layer, "loop", None
-        )  # the consumers' loop (games.runtime.channel_layer.LoopInMemoryChannelLayer)
+        loop = layer.loop if isinstance(layer, LoopInMemoryChannelLayer) else None  # the consumers' loop
         if wanted and loop is not None and loop.is_running() and not _running(loop):
             # On the consumers' loop, which this wakes (fire and forget, in order, as on Redis below).
             # From a thread that is not one of that loop's (a live game's timer), async_to_sync would
@@ -576,12 +574,12 @@ def send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         # (games.runtime.channel_layer). A process with no sockets publishes from the background loop.
         if layer.hand_over(messages):
             return
-        send = layer.group_send_elsewhere
+        group_send = layer.group_send_elsewhere
     else:
-        send = layer.group_send
+        group_send = layer.group_send
 
     async def publish() -> None:
-        await asyncio.gather(*(send(group, message) for group, message in messages))
+        await asyncio.gather(*(group_send(group, message) for group, message in messages))
 
     # Fire and forget, in order: the version in the message lets clients detect anything missed.
     future = asyncio.run_coroutine_threadsafe(publish(), _background_loop())
