@@ -33,6 +33,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections import deque
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -536,14 +537,77 @@ def browser() -> Iterator[Any]:
     try:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            yield chromium
+            yield _RecordingBrowser(chromium)
         finally:
             chromium.close()
     finally:
         playwright.stop()
 
 
-# --- server logs in failure reports ------------------------------------------------------------
+# --- order ---------------------------------------------------------------------------------------
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """In CI's second pass (``make test-backends``) the browser tests run first.
+
+    CI runs its two passes at once, one core each, and a browser with its site needs more than one:
+    two at once slow each other and starve a live game's page. The first pass runs its browser tests
+    last, so these run first. pytest-django moves the tests that use no database (these) after those
+    that do, so the order is set after its sort (``trylast``).
+    """
+    if os.environ.get("HIDEOUT_BACKENDS_PASS") != "1":
+        return
+    browser = [item for item in items if item.nodeid.startswith("tests/e2e/")]
+    if browser:
+        items[:] = browser + [item for item in items if not item.nodeid.startswith("tests/e2e/")]
+
+
+# --- server logs and socket frames in failure reports ----------------------------------------
+
+# The last socket frames of the running test's pages, each page numbered in the order it opened:
+# a failure shows what its pages sent and were told (what a live game's page waited for, say).
+_frames: deque[str] = deque(maxlen=400)
+_pages_opened = 0
+_test_started = 0.0
+
+
+def _record_sockets(page: Any) -> None:
+    global _pages_opened
+    _pages_opened += 1
+    number = _pages_opened
+
+    def on_socket(socket: Any) -> None:
+        def note(what: str, payload: Any) -> None:
+            _frames.append(f"{time.monotonic() - _test_started:8.3f} page {number} {what} {str(payload)[:240]}")
+
+        note("open", socket.url)
+        socket.on("framesent", lambda payload: note("sent", payload))
+        socket.on("framereceived", lambda payload: note("recv", payload))
+        socket.on("close", lambda _socket: note("closed", socket.url))
+
+    page.on("websocket", on_socket)
+
+
+class _RecordingBrowser:
+    """The browser, whose contexts' pages have their socket frames recorded."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.on("page", _record_sockets)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    global _pages_opened, _test_started
+    _frames.clear()
+    _pages_opened, _test_started = 0, time.monotonic()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -556,6 +620,8 @@ def pytest_runtest_makereport(
         site = item.funcargs.get("live_site") if hasattr(item, "funcargs") else None
         if isinstance(site, LiveSite):
             report.sections.append(("hideout server logs", site.logs()))
+    if report.failed and _frames:
+        report.sections.append(("socket frames (seconds into the test)", "\n".join(_frames)))
 
 
 AXE_DIR = Path(__file__).parent / "axe"
