@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .board_page import answers, assert_not_reloaded, mark_loaded
 from .conftest import LiveSite
@@ -298,6 +299,16 @@ def test_young_players_take_turns_as_police_and_nobody_sees_the_layout(live_site
             assert_not_reloaded(player)
 
 
+# The page's count of the rolls it sent (submitted Roll forms), counting from when first asked.
+COUNT_ROLLS_SENT = """() => {
+    if (window.rollsSent === undefined) {
+        window.rollsSent = 0;
+        document.addEventListener("submit", e => { if (e.target.dataset.pa === "roll") window.rollsSent++; }, true);
+    }
+    return window.rollsSent;
+}"""
+
+
 def roll_until_taken(page: Page) -> None:
     """Press Roll until the server takes the roll; only the alarm pause may refuse it.
 
@@ -305,13 +316,22 @@ def roll_until_taken(page: Page) -> None:
     siren at once: the thief is frozen for 2 s (R-31). The server takes inputs in the order they
     reach it (T-2), so a roll pressed while the siren was on its way to the page arrives after it
     and is refused as ``paused`` (T-14), though the page still showed Roll enabled. A player rolls
-    again when the pause is over; so does the test. Any other refusal fails it.
+    again when the pause is over; so does the test. Any other refusal fails it, and so does a roll
+    sent and never answered.
     """
     roll = page.get_by_role("button", name=re.compile("^Roll"))
     deadline = time.monotonic() + 40
     while True:
         answered = answers(page)
+        sent = page.evaluate(COUNT_ROLLS_SENT)
         roll.click()  # waits until Roll is enabled: after a pause the page knows of
+        # Roll can be disabled between Playwright finding it enabled and its click landing (an
+        # event the page was still drawing): that click sends nothing, and a player presses again.
+        try:
+            page.wait_for_function("n => window.rollsSent > n", arg=sent, timeout=5_000)
+        except PlaywrightTimeoutError:
+            assert time.monotonic() < deadline, "no click on Roll sent a roll"
+            continue
         # A live game's roll waits its turn at the match's sequencer, which a machine running the
         # whole suite can hold up past the usual timeout.
         page.wait_for_function(
