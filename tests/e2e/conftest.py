@@ -528,8 +528,11 @@ def live_site() -> Iterator[LiveSite]:
 # --- the browser -------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """Chromium, for the browser tests; closed after the last of them. Playwright's synchronous API
+    runs an event loop on the main thread while it is open, and Django refuses database work where
+    a loop runs: CI's second pass runs its database tests after these (``pytest_collection_modifyitems``)."""
     _require_browser()
     from playwright.sync_api import sync_playwright
 
