@@ -1,6 +1,6 @@
 """Browser tests against the real stack, started here as plain subprocesses.
 
-``live_site`` (session scope) gives the tests a site as users get it: its own fresh database
+``live_site`` (one for the browser tests, stopped after the last of them) gives them a site as users get it: its own fresh database
 (a new PostgreSQL database when ``DATABASE_URL`` points to PostgreSQL, else a temporary SQLite
 file), ``manage.py migrate``, daphne serving ``config.asgi:application`` and, when ``REDIS_URL`` is
 set, a real Celery worker and beat; without Redis the in-process dev beat stands in for beat.
@@ -466,7 +466,7 @@ def _site_env(database_url: str, port: int, mail_dir: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def live_site() -> Iterator[LiveSite]:
     _require_browser()
     tmp = Path(tempfile.mkdtemp(prefix="hideout-e2e-"))
