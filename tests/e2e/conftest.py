@@ -1,9 +1,10 @@
 """Browser tests against the real stack, started here as plain subprocesses.
 
-``live_site`` (one for the browser tests, stopped after the last of them) gives them a site as users get it: its own fresh database
-(a new PostgreSQL database when ``DATABASE_URL`` points to PostgreSQL, else a temporary SQLite
-file), ``manage.py migrate``, daphne serving ``config.asgi:application`` and, when ``REDIS_URL`` is
-set, a real Celery worker and beat; without Redis the in-process dev beat stands in for beat.
+``live_site`` (one for all the browser tests, stopped after the last of them) gives them a site as
+users get it: its own fresh database (a new PostgreSQL database when ``DATABASE_URL`` points to
+PostgreSQL, else a temporary SQLite file), ``manage.py migrate``, daphne serving
+``config.asgi:application`` and, when ``REDIS_URL`` is set, a real Celery worker and beat; without
+Redis the in-process dev beat stands in for beat.
 E-mail goes to files (``EMAIL_FILE_PATH``) so a test can read the verification link.
 
 Nothing here uses pytest-django's test database: the servers are separate processes with their
