@@ -84,15 +84,13 @@ REFILLED = frozenset({"django_content_type", "auth_permission", "django_site"})
 def _emptied_quickly() -> Any:
     """After a transactional test, the tables are emptied without what costs and changes nothing.
 
-    Django empties every table after each such test (``flush``), then its post_migrate handlers
-    write the content types, permissions and site back: about 0.15 s. On PostgreSQL it empties them
-    with one TRUNCATE, which makes new files for every table and index: about 0.25 s more. In all,
-    148 s of the backends pass (some 420 tests) and 42 s of the first. Here the tables those handlers
-    refill are left as they are, and PostgreSQL's are emptied by DELETE: a test leaves a few rows,
-    gone in about 10 ms (the foreign keys are deferred, so the order does not matter). A test sees
-    the same: its tables empty, the refilled ones as the handlers leave them, sequences not reset
-    (Django's flush does not reset them either). A flush that asks for more (sequences reset,
-    cascade) is Django's own. docs/decisions/0026-test-flush.md.
+    Django's ``flush`` empties every table, then its post_migrate handlers write the content types,
+    permissions and site back; on PostgreSQL it empties them with TRUNCATE, which makes new files
+    for every table and index. Here the tables those handlers refill are left as they are, and
+    PostgreSQL's are emptied by DELETE (a test leaves a few rows; the foreign keys are deferred, so
+    the order does not matter). A test sees the same: its tables empty, sequences not reset (nor
+    does Django's flush reset them). A flush that asks for more (sequences reset, cascade) is
+    Django's own. What it saves: docs/decisions/0026-test-flush.md.
     """
     from django.db import connection
 
