@@ -43,7 +43,8 @@ test: $(STAMP) messages
 # The tests whose outcome can depend on the database, the channel layer or the broker: CI's second
 # pass, on PostgreSQL + Redis. The engine tests are pure Python, so they run once, in `make test`; so
 # do the platform tests that touch no backend (tests/platform/conftest.py). tests/deploy starts its
-# own PostgreSQL + Redis stack in either pass: CI runs it once, at the end of this pass (.ci/run).
+# own PostgreSQL + Redis stack in either pass: CI runs it once, at the end of this pass (.ci/run),
+# with two engine files (the bridge_race and heist property playouts) that balance the two passes.
 # The browser tests come first here and last in `make test`, so that in CI (both passes at once) the
 # two browsers do not run side by side.
 test-backends: $(STAMP) messages
