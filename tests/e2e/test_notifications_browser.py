@@ -67,7 +67,8 @@ def test_the_notification_settings_on_a_phone_by_keyboard(
     page.keyboard.press("Tab")
     expect(page.locator("#id_email_invitations")).to_be_focused()
     page.get_by_role("button", name=save).focus()
-    page.keyboard.press("Enter")
+    with page.expect_navigation(timeout=TIMEOUT):  # the saved page replaces this one
+        page.keyboard.press("Enter")
     expect(page.locator("#id_email_digest_2")).to_be_checked(timeout=TIMEOUT)
     assert _profile_of(live_site, email) == {
         "email_reminders": False,
