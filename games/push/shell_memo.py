@@ -33,7 +33,7 @@ from games.models import Match
 from games.play.bounded_cache import BoundedCache
 from games.push import fragment_memo
 from games.runtime.template_contexts import TemplateBinding
-from games.templatetags.hideout import FragmentNode, SharedFragmentNode, kept_key
+from games.templatetags.hideout import DrawnFragmentNode, FragmentNode, SharedFragmentNode, kept_key
 
 BOARD_TEMPLATE = "games/match.html#board"
 
@@ -172,7 +172,9 @@ def _reuse(kept: _Kept, context: dict[str, Any]) -> Board:
     binding = TemplateBinding(kept.template, context)
     try:
         for (node, key_value), name, inputs in zip(kept.plan, kept.names, kept.fragment_inputs, strict=True):
-            if inputs is not None:
+            if isinstance(node, DrawnFragmentNode):
+                frags[name] = node.draw(context)
+            elif inputs is not None:
                 frags[name] = fragment_memo.rendered(
                     (*memo_key, node.name, key_value),
                     inputs(context, key_value),

@@ -9,7 +9,7 @@ values are merged into the payload.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from functools import lru_cache
 from typing import Any
@@ -286,6 +286,27 @@ class SharedFragmentNode(FragmentNode):
         return True  # rendered from the spectator's context and its key, wherever it sits
 
 
+class DrawnFragmentNode(FragmentNode):
+    """``{% drawn_fragment "name" %}``: a fragment drawn whole by a Python function of the viewer's
+    context (``games.boards.common.DRAWN_FRAGMENTS``), with no template of its own, and drawn on
+    every render, never kept: a kept shell (:mod:`games.push.shell_memo`) draws it from its plain
+    context, without binding the board's template context for it or digesting its inputs
+    (decision 0019)."""
+
+    def __init__(self, name: str, draw: Callable[[Any], SafeString]) -> None:
+        super().__init__(name, None, template.NodeList())
+        self.draw = draw
+
+    def render_alone(self, context: template.Context, key_value: Any) -> SafeString:
+        return self.draw(context)
+
+    def _html(self, context: template.Context, key_value: Any, values: Any) -> SafeString:
+        return self.draw(values)
+
+    def _alone(self, context: template.Context) -> bool:
+        return True  # it reads the viewer's context and nothing else
+
+
 def kept_key(values: Mapping[str, Any]) -> tuple[Any, ...]:
     """The part of a kept fragment's key (:func:`games.push.fragment_memo.rendered`) that ``values`` (a
     viewer's context, with its match) give, before the fragment's name and loop key. One place for
@@ -330,5 +351,14 @@ def fragment(parser: Any, token: Any) -> FragmentNode:
     return FragmentNode(name, key, nodelist, by_key=by_key)
 
 
+@register.tag("drawn_fragment")
+def drawn_fragment(parser: Any, token: Any) -> DrawnFragmentNode:
+    bits = token.split_contents()
+    name = bits[1].strip("\"'") if len(bits) == 2 else None
+    if name not in board_common.DRAWN_FRAGMENTS:
+        names = sorted(board_common.DRAWN_FRAGMENTS)
+        raise template.TemplateSyntaxError(f'usage: {{% drawn_fragment "name" %}}, the name one of {names}')
+    return DrawnFragmentNode(name, board_common.DRAWN_FRAGMENTS[name])
+
+
 register.simple_tag(board_common.match_status, takes_context=True)
-register.simple_tag(board_common.match_clock, takes_context=True)

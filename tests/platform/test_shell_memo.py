@@ -154,3 +154,42 @@ def test_a_kept_fragment_is_kept_for_its_seat_unless_every_view_of_the_game_is_p
     assert kept_for({"rules": get_rules("heist"), "seat": None}) is None  # the spectator's own
     assert kept_for({"rules": get_rules("bridge_race"), "seat": 2}) == "any viewer"
     assert kept_for({"seat": 1}) == 1  # no rules: never shared
+
+
+@pytest.mark.django_db
+def test_a_kept_board_draws_its_turn_line_afresh_and_binds_nothing_for_it(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch, fragment_inputs_unchecked: None
+) -> None:
+    """The viewer's own line (``{% drawn_fragment "turn" %}``) is drawn from the plain context on
+    every render of a kept board, never kept: a clock that moved shows at once, and drawing it
+    binds no template context (decision 0019)."""
+    from games.play import clock_policy
+
+    match, by_seat = started_match(make_user, "bridge_race", 3, seed="drawn-turn")
+    _boards(type(match), match.pk, by_seat)  # walked: the shells are kept
+    first = _boards(type(match), match.pk, by_seat)
+    bound: list[object] = []
+    real_bound = template_contexts.TemplateBinding.bound
+    monkeypatch.setattr(template_contexts.TemplateBinding, "bound", lambda b: bound.append(b) or real_bound(b))
+    real_dues = clock_policy.effective_dues
+    monkeypatch.setattr(clock_policy, "effective_dues", lambda *a: [due + 3600 for due in real_dues(*a)])
+    pushes._rendered.clear()  # the same revision rendered again, with the clocks an hour later
+    later = _boards(type(match), match.pk, by_seat)
+    assert bound == [], "nothing but the turn line changed: nothing bound"
+    for seat, board in later.items():
+        assert board.frags["turn"] != first[seat].frags["turn"], "the clock moved"
+        assert board.frags["turn"].startswith('<div id="turn">')
+        assert {n: h for n, h in board.frags.items() if n != "turn"} == {
+            n: h for n, h in first[seat].frags.items() if n != "turn"
+        }
+
+
+def test_a_drawn_fragment_is_one_the_boards_draw() -> None:
+    from django.template import TemplateSyntaxError
+
+    with pytest.raises(TemplateSyntaxError, match="turn"):
+        Template('{% load hideout %}{% drawn_fragment "no-such-panel" %}')
+    watching = Template('{% load hideout %}{% drawn_fragment "turn" %}').render(
+        Context({"match": type("M", (), {"status": "active"})(), "seat": None})
+    )
+    assert watching == '<div id="turn"><p class="notice">You are watching this match.</p></div>'
