@@ -56,5 +56,8 @@ def rate_finished(match: Match, outcome: dict[str, Any]) -> list[RatingChange]:
         rating.updated_at = now
         rating.mu, rating.sigma, rating.ordinal = new[0], new[1], scale.ordinal(new)
         rating.matches += 1
-    Rating.objects.bulk_update(ratings.values(), ["mu", "sigma", "ordinal", "matches", "updated_at"])
+    for rating in ratings.values():
+        Rating.objects.filter(pk=rating.pk).update(
+            mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal, matches=rating.matches, updated_at=now
+        )
     return changes
