@@ -184,7 +184,7 @@ def test_a_kept_board_draws_its_turn_line_afresh_and_binds_nothing_for_it(
         }
 
 
-def test_a_drawn_fragment_is_one_the_boards_draw() -> None:
+def test_a_drawn_fragment_names_one_the_boards_draw_and_is_the_whole_element() -> None:
     from django.template import TemplateSyntaxError
 
     with pytest.raises(TemplateSyntaxError, match="turn"):
