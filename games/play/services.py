@@ -321,7 +321,7 @@ def do_advance(match_id: int, *, limit: int = 500) -> int:
     for _attempt in range(limit * 2):
         if made >= limit:
             break
-        match = Match.objects.defer("snapshot").get(pk=match_id)
+        match = Match.objects.without_snapshot().get(pk=match_id)
         move = next_automatic_move(match)
         if move is None:
             break

@@ -340,7 +340,7 @@ def write_locked(move: Move) -> SubmitResult:
     """The move decided on the match row, locked, and written through the ORM in that transaction."""
     match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     with transaction.atomic():
-        match = Match.objects.select_for_update().defer("snapshot").get(pk=match_id)
+        match = Match.objects.select_for_update().without_snapshot().get(pk=match_id)
         _check_player(match_id, seat, user_id)
         try:
             decision = decide(match, seat, payload, expected_version=expected_version, now=now)

@@ -98,7 +98,7 @@ def report_connection(match_id: int, user_id: int, connected: bool) -> None:
     is left (a second tab keeps the player connected, T-27); a return only when the game has the seat
     as away. The engine decides what that means (a spectator's loss changes nothing, T-24).
     """
-    match = Match.objects.defer("snapshot").filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    match = Match.objects.without_snapshot().filter(pk=match_id, status=Match.Status.ACTIVE).first()
     if match is None or not rules_for(match).connection_events or match.version == 0:
         return
     seat = Seat.objects.filter(match_id=match_id, user_id=user_id, is_bot=False).values_list("number", "open_sockets")

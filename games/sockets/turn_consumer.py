@@ -108,7 +108,7 @@ class TurnConsumer(BaseMatchConsumer):
     @database_sync_to_async
     def _render(self, have_revision: int, have_chat: int, *, only_if_newer: bool = False) -> pushes.Rendered | None:
         """This seat's partials that changed since what the client has (``None``: nothing to render)."""
-        match = Match.objects.defer("snapshot").filter(pk=self.match_id).first()
+        match = Match.objects.without_snapshot().filter(pk=self.match_id).first()
         if match is None:
             return None
         parts = set()

@@ -212,3 +212,17 @@ def test_a_move_out_of_turn_on_a_current_cache_is_refused_after_one_query(make_u
     if guarded.enabled():
         assert len(queries.captured_queries) == 1, queries.captured_queries
     assert Match.objects.get(pk=match.pk).version == version
+
+
+@pytest.mark.django_db
+def test_a_match_row_without_its_snapshot_holds_every_other_column(make_user: Any) -> None:
+    """The write path reads the match row with every column but ``snapshot`` (a state's whole JSON):
+    a column left out would be read again by a query of its own each time the move used it."""
+    match, _ = started_match(make_user)
+    with CaptureQueriesContext(connection) as queries:
+        row = Match.objects.without_snapshot().get(pk=match.pk)
+        others = [field.attname for field in Match._meta.concrete_fields if field.name != "snapshot"]
+        values = {name: getattr(row, name) for name in others}
+    assert row.get_deferred_fields() == {"snapshot"}
+    assert len(queries) == 1, "every column but the snapshot came with the row"
+    assert values["version"] == match.version and values["status"] == Match.Status.ACTIVE
