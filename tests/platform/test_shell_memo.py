@@ -170,7 +170,12 @@ def test_a_kept_board_draws_its_turn_line_afresh_and_binds_nothing_for_it(
     first = _boards(type(match), match.pk, by_seat)
     bound: list[object] = []
     real_bound = template_contexts.TemplateBinding.bound
-    monkeypatch.setattr(template_contexts.TemplateBinding, "bound", lambda b: bound.append(b) or real_bound(b))
+
+    def counted(binding: Any) -> Any:
+        bound.append(binding)
+        return real_bound(binding)
+
+    monkeypatch.setattr(template_contexts.TemplateBinding, "bound", counted)
     real_dues = clock_policy.effective_dues
     monkeypatch.setattr(clock_policy, "effective_dues", lambda *a: [due + 3600 for due in real_dues(*a)])
     pushes._rendered.clear()  # the same revision rendered again, with the clocks an hour later
