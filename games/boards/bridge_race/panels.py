@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.boards.bridge_race.pieces import die, order_items, pips, speed_bar
 from games.boards.common import shown
@@ -210,7 +210,7 @@ def status_line(context: Any) -> SafeString:
         chips = "".join(f'<span class="br-chip">{shown(f.get("name", ""))}</span> ' for f in board["arrested"])
         out.append(f'<p class="br-finish">{words["arrested"]} {chips}</p>\n')
     out.append("</div>")
-    return mark_safe("".join(out))
+    return SafeString("".join(out))
 
 
 def _gauges(p: Mapping[str, Any]) -> str:
@@ -292,7 +292,7 @@ def dashboard(p: Mapping[str, Any]) -> SafeString:
         f'<div class="br-balance{" debt" if p.get("debt") else ""}" title="{words["balance"]}">'
         f"{shown(p.get('balance_text', ''))}{debt}</div>\n</header>\n"
     )
-    return mark_safe(
+    return SafeString(
         f'<article id="br-dash-{shown(p.get("seat", ""))}" class="br-dash{classes}" style="--car:{fill}" '
         f'aria-label="{label}">\n{header}{_gauges(p)}{_car_state(p)}{_tiles(p)}</article>'
     )
@@ -599,10 +599,10 @@ def action_panel(context: Any) -> SafeString:
     board: Mapping[str, Any] = context.get("board") or {}
     if board.get("my_turn"):
         jump = f'<a class="br-jump" id="br-jump" href="#br-side">{_words()["your_actions_jump"]}</a>\n'
-        return mark_safe(jump + _actions(context, view, board))
+        return SafeString(jump + _actions(context, view, board))
     if board.get("tray"):
-        return mark_safe(_dice_tray(view, board, context.get("seat")))
-    return mark_safe("")
+        return SafeString(_dice_tray(view, board, context.get("seat")))
+    return SafeString("")
 
 
 # --- the shop and the piles (``#br-shop``) ----------------------------------------------------------
@@ -682,4 +682,4 @@ def shop_panel(context: Any) -> SafeString:
             f'<section class="br-panel br-shop" aria-label="{words["shop"]}">\n'
             f'<h3>{words["shop"]} <small>· {note}</small></h3>\n<ol class="br-slots">\n{slots}</ol>\n</section>\n'
         )
-    return mark_safe(out + _piles(view, board))
+    return SafeString(out + _piles(view, board))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.boards.common import escape_text
 from games.push.speaking import gettext
@@ -17,17 +17,17 @@ def _lit(on: Any, current: Any = False) -> str:
 
 def speed_bar(steps: list[dict[str, Any]]) -> SafeString:
     """A dashboard's speed gauge: a mark per speed above 0, lit up to the car's speed."""
-    return mark_safe("".join(f'<i class="{_lit(s["on"], s["cur"])}"></i>' for s in steps if s["v"]))
+    return SafeString("".join(f'<i class="{_lit(s["on"], s["cur"])}"></i>' for s in steps if s["v"]))
 
 
 def pips(lit: list[bool]) -> SafeString:
     """A dashboard's durability: a pip per point, lit for those the car has left."""
-    return mark_safe("".join(f'<i class="{_lit(on)}"></i>' for on in lit))
+    return SafeString("".join(f'<i class="{_lit(on)}"></i>' for on in lit))
 
 
 def order_items(order: list[dict[str, Any]]) -> SafeString:
     """The round's turn order: a line per car, the current one and those done marked."""
-    return mark_safe(
+    return SafeString(
         "".join(
             f'<li class="{"current" if o["current"] else "done" if o["done"] else ""}">'
             f'<span class="br-dot" style="background:{escape_text(o["fill"])}"></span>'
@@ -55,7 +55,7 @@ def die(d: dict[str, Any]) -> SafeString:
         note = " · " + escape_text(gettext("rerolled"))
     if state != "unused":
         note += " · " + escape_text(d.get("state_name", ""))
-    return mark_safe(
+    return SafeString(
         f'<span class="br-die face-{face} state-{escape_text(state)}{classes}"'
         f' data-index="{escape_text(d.get("index", ""))}" data-face="{face}"'
         f' title="{name}: {escape_text(d.get("hint", ""))}">\n'

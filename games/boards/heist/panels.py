@@ -45,7 +45,7 @@ def seat_panel(context: Any, number: int) -> SafeString:
         last_heist = escape_text(_("last heist:"))
         last = f'<small class="seat-last">{last_heist} {roles}</small>'
     money = escape_text(_("Money"))
-    return mark_safe(
+    return SafeString(
         f'<li id="heist-seat-{number}" class="seat-panel" data-seat="{number}">\n'
         f'<div class="seat-head"><strong class="seat-name">{name}</strong>{boss}\n{resigned}</div>\n'
         f'<div class="seat-assets">\n<span class="chip" data-money="{balance}" data-seat="{number}">'
@@ -142,7 +142,7 @@ def action_panel(context: Any) -> SafeString:
             out.append(f'\n<h3>{heading}</h3>\n<div class="row">\n{roll_call}\n{prompts}\n{call}\n</div>\n')
         out.append("\n</div>\n")
     out.append("</div>")
-    return mark_safe("".join(out))
+    return SafeString("".join(out))
 
 
 def _role_name(role: Any) -> str:
