@@ -8,12 +8,15 @@ of issue 8, and run to run by ±5 %), which hides changes of a few per cent. Thi
     (instructions of the longer run − instructions of the shorter) / (many − few)
 
 the instructions of a move with set-up, migrations and warm-up taken out. The count is the whole
-process's: the benchmark's fake sockets and SQLite are in it, the same for any checkout. Compare
-checkouts by running each one's copy (see README.md). About 5 minutes (callgrind runs Python some
-50 times slower).
+process's: the benchmark's fake sockets and SQLite are in it. So is the benchmark's own choice of
+each move (``move_cost.harness``: it reads the match row and rebuilds the state twice a move), which
+grows with the row. ``--server`` runs the pair again counting that choice alone (callgrind's
+``--toggle-collect`` on ``operator.call``, which only the harness calls) and prints the server's
+part, the rest: what ``move_cost.py`` times. Compare checkouts by running each one's copy (see
+README.md). About 5 minutes, 10 with ``--server`` (callgrind runs Python some 50 times slower).
 
     .venv/bin/python bench/instructions.py --game bridge_race
-    .venv/bin/python bench/instructions.py --game heist --live
+    .venv/bin/python bench/instructions.py --game heist --live --server
 """
 
 from __future__ import annotations
@@ -30,12 +33,16 @@ from pathlib import Path
 from _common import ROOT, log, table
 
 
-def count(game: str, moves: int, live: bool, out_dir: Path) -> subprocess.Popen[bytes]:
-    out = out_dir / f"callgrind.{moves}.out"
+def count(game: str, moves: int, live: bool, out_dir: Path, harness: bool = False) -> subprocess.Popen[bytes]:
+    """A callgrind run of ``moves`` measured moves; ``harness``: counting only the benchmark's choice
+    of moves (its ``operator.call``), not the server's work."""
+    out = out_dir / f"callgrind.{moves}{'.harness' if harness else ''}.out"
+    only_harness = ["--collect-atstart=no", "--toggle-collect=_operator_call"] if harness else []
     command = [
         "valgrind",
         "--tool=callgrind",
         f"--callgrind-out-file={out}",
+        *only_harness,
         sys.executable,
         str(ROOT / "bench" / "move_cost.py"),
         "--game",
@@ -66,6 +73,7 @@ def main() -> None:
     parser.add_argument("--live", action="store_true", help="as move_cost.py --live: moves pushed as JSON events")
     parser.add_argument("--few", type=int, default=40)
     parser.add_argument("--many", type=int, default=140)
+    parser.add_argument("--server", action="store_true", help="also count the benchmark's own part, and print the rest")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -75,15 +83,29 @@ def main() -> None:
         out_dir = Path(tmp)
         live = " --live" if args.live else ""
         log(f"callgrind: move_cost.py --game {args.game}{live}, {args.few} and {args.many} moves")
-        runs = {moves: count(args.game, moves, args.live, out_dir) for moves in (args.few, args.many)}
-        for moves, run in runs.items():
-            if run.wait() != 0:
-                raise SystemExit(f"the run of {moves} moves failed (exit {run.returncode})")
-        totals = {moves: total(out_dir / f"callgrind.{moves}.out") for moves in runs}
-    per_move = (totals[args.many] - totals[args.few]) / (args.many - args.few)
-    rows = [[f"{moves} moves (after 40 warm-up)", f"{totals[moves] / 1e9:,.3f} G"] for moves in runs]
-    rows.append(["per move", f"{per_move / 1e6:,.2f} M"])
+        moves_of = (args.few, args.many)
+        totals = _counted(args, out_dir, moves_of, harness=False)
+        per_move = (totals[args.many] - totals[args.few]) / (args.many - args.few)
+        rows = [[f"{moves} moves (after 40 warm-up)", f"{totals[moves] / 1e9:,.3f} G"] for moves in moves_of]
+        rows.append(["per move", f"{per_move / 1e6:,.2f} M"])
+        if args.server:
+            chosen = _counted(args, out_dir, moves_of, harness=True)
+            harness_per_move = (chosen[args.many] - chosen[args.few]) / (args.many - args.few)
+            if harness_per_move <= 0:
+                raise SystemExit("callgrind counted nothing in operator.call: is this Python built without symbols?")
+            rows.append(["  of which the benchmark's choice of moves", f"{harness_per_move / 1e6:,.2f} M"])
+            rows.append(["  the server's part", f"{(per_move - harness_per_move) / 1e6:,.2f} M"])
     print(table(["instructions (callgrind)", ""], rows, title=f"instructions per move: {args.game}"))
+
+
+def _counted(args: argparse.Namespace, out_dir: Path, moves_of: tuple[int, int], *, harness: bool) -> dict[int, int]:
+    """The two runs' totals, side by side on two cores."""
+    runs = {moves: count(args.game, moves, args.live, out_dir, harness) for moves in moves_of}
+    for moves, run in runs.items():
+        if run.wait() != 0:
+            raise SystemExit(f"the run of {moves} moves failed (exit {run.returncode})")
+    suffix = ".harness" if harness else ""
+    return {moves: total(out_dir / f"callgrind.{moves}{suffix}.out") for moves in runs}
 
 
 if __name__ == "__main__":
