@@ -31,6 +31,7 @@ from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
 from games.models import ActionReceipt, Match, MatchEvent, Seat
 from games.play import clock, errors, followups, guarded, latency_trace, payloads
 from games.play.decision import Behind, Changes, action_digest, decide, state_changes
+from games.play.locked_rows import holds_seat, locked_match
 from games.play.store import (
     cached_move_base,
     cached_state,
@@ -340,7 +341,7 @@ def write_locked(move: Move) -> SubmitResult:
     """The move decided on the match row, locked, and written through the ORM in that transaction."""
     match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     with transaction.atomic():
-        match = Match.objects.select_for_update().without_snapshot().get(pk=match_id)
+        match = locked_match(match_id)
         _check_player(match_id, seat, user_id)
         try:
             decision = decide(match, seat, payload, expected_version=expected_version, now=now)
@@ -374,10 +375,7 @@ def _rate_if_finished(match: Match, changes: Changes) -> None:
 
 
 def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
-    if (
-        user_id is not None
-        and not Seat.objects.filter(match_id=match_id, number=seat, user_id=user_id, user__is_active=True).exists()
-    ):
+    if user_id is not None and not holds_seat(match_id, seat, user_id):
         raise errors.NotAllowed(_("Only the players of this match can act in it."))
 
 
