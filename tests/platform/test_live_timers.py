@@ -42,7 +42,13 @@ def wait_for(condition: Any, timeout: float = 10.0) -> None:
     raise AssertionError("timed out")
 
 
-def test_a_live_matchs_next_due_time_is_armed_after_each_change(make_user: Any, live_police_alarm: Any) -> None:
+def test_a_live_matchs_next_due_time_is_armed_after_each_change(
+    make_user: Any, live_police_alarm: Any, monkeypatch: Any
+) -> None:
+    # The clock stands still: on a loaded machine a real one could reach the armed time, and the
+    # timer fire and be cleared, before the test reads it.
+    frozen = clock.now()
+    monkeypatch.setattr(clock, "now", lambda: frozen)
     match = a_match_against_a_bot(make_user)
     state = load_state(match)
     wake = decision.next_wake(match, rules_for(match), state)
