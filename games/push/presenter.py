@@ -22,7 +22,7 @@ from games.engines.base import SYSTEM, Event, Rules
 from games.models import ChatMessage, Match, MatchEvent, Seat, player_name
 from games.play import clock, clock_policy, rematches, seat_rows
 from games.play.bounded_cache import BoundedCache
-from games.play.store import kept_events, load_state, rules_for
+from games.play.store import events_between, kept_events, load_state, rules_for
 from games.push.speaking import current_language, list_separator, ngettext
 from games.push.speaking import gettext as _
 from games.ratings import changes as ratings_shown
@@ -242,14 +242,9 @@ def prefetch_log(match: Match, seats: list[int], events: Mapping[int, Event]) ->
 
 
 def _events_between(match: Match, after: int, upto: int) -> list[tuple[int, Event]]:
-    """The match's events ``after`` < seq <= ``upto``, oldest first, read as values: a finished
-    match's pushes read a hundred at once, and building a model instance per row cost more than the
-    rest of their lines."""
-    rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=upto).order_by("seq")
-    return [
-        (seq, Event(type=type_, data=data, secret=secret, visible_to=tuple(visible_to)))
-        for seq, type_, data, secret, visible_to in rows.values_list("seq", "type", "data", "secret", "visible_to")
-    ]
+    """The match's events ``after`` < seq <= ``upto`` with their numbers, oldest first: the log
+    numbers its events from 1 with no gap, so :func:`~games.play.store.events_between`'s are these."""
+    return list(zip(range(after + 1, upto + 1), events_between(match, after, upto), strict=True))
 
 
 def log_lines(match: Match, seat: int | None, limit: int = LOG_LINES) -> list[dict[str, Any]]:
