@@ -57,7 +57,7 @@ def context_for(game: str, inputs: BoardInputs) -> dict[str, Any] | None:
 def chart_for(game: str, view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
     """The end-of-game chart of ``game`` drawn from ``view`` (an engine's view of a finished match,
     for any seat or a spectator: the series is public once it is over) with the seats' display
-    names, drawn by :func:`games.boards.chart_svg.draw` (``{{ chart|drawn_chart }}``);
+    names, for ``templates/games/includes/chart.html`` (``{% include ... with chart=... %}``);
     ``None`` if the game has no chart or the view holds no series (a match not over)."""
     found: ChartBuilder | None = getattr(_module(game), "chart", None)
     return found(view, names) if found is not None else None

@@ -1,5 +1,5 @@
 """The end-of-game chart every board shares: a series per seat over the rounds (or heists), drawn
-on the server as SVG by :func:`games.boards.chart_svg.draw`, with a table of the same numbers.
+on the server as SVG by ``templates/games/includes/chart.html``, with a table of the same numbers.
 
 :func:`line_chart` takes the numbers and the already translated words and returns the dict the
 template draws: the lines in the SVG's own coordinates, the axis ticks, a legend and the table

@@ -24,7 +24,6 @@ from django.utils.safestring import SafeString
 
 from games import boards
 from games.boards import common as board_common
-from games.boards.chart_svg import draw as draw_chart
 from games.boards.forms import action_button, action_fields, action_form_attrs
 from games.boards.lookups import get, has_type, numbered, of_type
 from games.play.bounded_cache import BoundedCache
@@ -65,13 +64,6 @@ def log_items(lines: list[dict[str, Any]]) -> SafeString:
     """The log's lines, newest first, as ``<li>`` items (a push renders every seat's log; a line's
     text is plain text, escaped as ``format_html`` would)."""
     return SafeString("".join(f"<li>{board_common.escape_text(line['text'])}</li>" for line in reversed(lines)))
-
-
-@register.filter
-def drawn_chart(chart: Mapping[str, Any]) -> SafeString:
-    """The end-of-game chart (a :func:`games.boards.charts.line_chart` dict) as markup:
-    ``{{ board.chart|drawn_chart }}``."""
-    return draw_chart(chart)
 
 
 @register.filter
