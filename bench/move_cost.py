@@ -226,7 +226,7 @@ def play(
                 out["text"].append(sum(sum(s.text) for s in opponents) / len(opponents))
                 if by_action is not None:
                     by_action.setdefault(str(action.get("type", "?")), []).append(c1 - c0)
-                    if table_.finished():
+                    if harness(table_.finished):
                         by_action.setdefault(FINISHING, []).append(c1 - c0)
                 done += 1
             for socket in table_.sockets.values():

@@ -172,6 +172,15 @@ def select_sql(model: type[Model], fields: Sequence[str], where: Sequence[str], 
     return f"{sql} ORDER BY {column[order_by]}" if order_by else sql
 
 
+def insert_sql(model: type[Model], fields: Sequence[str], rows: int = 1) -> str:
+    """A plain ``INSERT`` of ``rows`` rows of ``model``'s ``fields`` (one ``%s`` per value, row by
+    row), for the current database."""
+    column = quoted_columns(model)
+    table = connection.ops.quote_name(model._meta.db_table)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    return f"INSERT INTO {table} ({', '.join(column[name] for name in fields)}) VALUES {', '.join([row] * rows)}"
+
+
 @cache
 def _events_sql(vendor: str) -> str:
     return select_sql(MatchEvent, ("type", "data", "secret", "visible_to"), ("match =", "seq >", "seq <="), "seq")

@@ -9,7 +9,7 @@ and state it decides on come from and how the write is kept safe:
   one statement whose guard refuses it if the match moved on (:mod:`games.play.guarded`); its
   pushes are rendered while the statement runs (:mod:`games.play.render_ahead`).
 - :func:`write_locked` (SQLite, and PostgreSQL's fallback): decided on the row it locks, written
-  through the ORM in that transaction.
+  by plain statements in that transaction (:mod:`games.play.locked_writes`).
 
 Both keep the unique ``(match, seq)`` of the events and the idempotency receipt's unique key, and
 leave the process's cache at the version they wrote. A move that finishes a match of people is
@@ -28,10 +28,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
-from games.models import ActionReceipt, Match, MatchEvent, Seat
+from games.models import ActionReceipt, Match, Seat
 from games.play import clock, errors, followups, guarded, latency_trace, payloads
 from games.play.decision import Behind, Changes, action_digest, decide, state_changes
 from games.play.locked_rows import holds_seat, locked_match
+from games.play.locked_writes import insert_events, insert_receipt, update_match
 from games.play.store import (
     cached_move_base,
     cached_state,
@@ -338,7 +339,7 @@ def refresh_cache(match_id: int) -> bool:
 
 
 def write_locked(move: Move) -> SubmitResult:
-    """The move decided on the match row, locked, and written through the ORM in that transaction."""
+    """The move decided on the match row, locked, and written in that transaction."""
     match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     with transaction.atomic():
         match = locked_match(match_id)
@@ -352,9 +353,7 @@ def write_locked(move: Move) -> SubmitResult:
         _rate_if_finished(match, decision.changes)
         automatic = save_changes(match, decision.changes)
         if idempotency_key:
-            ActionReceipt.objects.create(
-                match=match, seat=seat, key=idempotency_key, action=action_digest(payload), version=match.version
-            )
+            insert_receipt(match.pk, seat, idempotency_key, action_digest(payload), match.version)
         remember(match.pk, match.version, decision.new_state)
         remember_row(match)
     pushes.publish_after_commit(match, events=by_seq, state_before=decision.state, actor=decision.actor)
@@ -380,32 +379,21 @@ def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
 
 
 def _append_events(match: Match, actor: int, events: list[Event]) -> None:
-    MatchEvent.objects.bulk_create(
-        MatchEvent(
-            match=match,
-            seq=match.version + i,
-            actor=actor,
-            type=event.type,
-            data=event.data,
-            secret=event.secret,
-            visible_to=list(event.visible_to),
-        )
-        for i, event in enumerate(events, start=1)
-    )
+    insert_events(match.pk, actor, match.version + 1, events)
     match.version += len(events)
     match.revision += 1
 
 
 def save_changes(match: Match, changes: Changes) -> bool:
     """Save a new state's :class:`~games.play.decision.Changes` (and ``match``'s version and
-    revision) through the ORM; returns whether a move is due at once."""
+    revision); returns whether a move is due at once."""
     for name, value in changes.fields.items():
         setattr(match, name, value)
     fields = ["version", "revision", *changes.fields]
     if _note_quiet(match, changes):
         fields.append("quiet_writes")
     _update_waiting(match, changes.waiting, fields)
-    match.save(update_fields=fields)
+    update_match(match, fields)
     return changes.automatic
 
 

@@ -20,7 +20,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Match, Rating, RatingChange, Seat
-from games.play.store import quoted_columns, select_sql
+from games.play.store import insert_sql, quoted_columns, select_sql
 from games.ratings import scale
 from games.ratings.rated import SeatRow, ranks_of, rated_players, resigned_seats
 
@@ -49,20 +49,27 @@ def rate_finished(match: Match, outcome: dict[str, Any]) -> list[Change]:
         now = connection.ops.adapt_datetimefield_value(timezone.now())
         mu, sigma = scale.initial()
         start = scale.ordinal((mu, sigma))
-        cursor.executemany(_fresh_sql(vendor), [(u, match.game, mu, sigma, start, 0, now) for u in user_ids])
-        cursor.execute(_held_sql(vendor, len(user_ids)), [match.game, *user_ids])
-        held = {user: (pk, (float(m), float(s)), matches) for pk, user, m, s, matches in cursor.fetchall()}
-        before = [held[user][1] for _seat, user in players]
+        rows = len(user_ids)
+        cursor.execute(
+            _fresh_sql(vendor, rows), [v for u in user_ids for v in (u, match.game, mu, sigma, start, 0, now)]
+        )
+        cursor.execute(_held_sql(vendor, rows), [match.game, *user_ids])
+        held = {user: ((float(m), float(s)), matches) for user, m, s, matches in cursor.fetchall()}
+        before = [held[user][0] for _seat, user in players]
         after = scale.rate(before, ranks_of(outcome, players, resigned_seats(seats)))
         changes = [Change(seat, user, old, new) for (seat, user), old, new in zip(players, before, after, strict=True)]
         # First: a second count of the match stops here, on the unique (match, user).
-        cursor.executemany(
-            _changes_sql(vendor),
-            [(match.pk, c.user_id, c.seat, match.game, *c.before, *c.after) for c in changes],
+        cursor.execute(
+            _changes_sql(vendor, rows),
+            [v for c in changes for v in (match.pk, c.user_id, c.seat, match.game, *c.before, *c.after)],
         )
-        cursor.executemany(
-            _update_sql(vendor),
-            [(*c.after, scale.ordinal(c.after), held[c.user_id][2] + 1, now, held[c.user_id][0]) for c in changes],
+        cursor.execute(
+            _new_ratings_sql(vendor, rows),
+            [
+                v
+                for c in changes
+                for v in (c.user_id, match.game, *c.after, scale.ordinal(c.after), held[c.user_id][1] + 1, now)
+            ],
         )
     return changes
 
@@ -72,18 +79,13 @@ def _seats_sql(vendor: str) -> str:
     return select_sql(Seat, ("number", "user", "is_bot", "resigned"), ("match =",))
 
 
-def _insert_sql(model: type[Any], fields: tuple[str, ...], suffix: str = "") -> str:
-    column = quoted_columns(model)
-    table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(column[name] for name in fields)
-    return f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(fields))}){suffix}"
+_RATING_FIELDS = ("user", "game", "mu", "sigma", "ordinal", "matches", "updated_at")
 
 
 @cache
-def _fresh_sql(vendor: str) -> str:
-    """A player's first rating in a game, unless they have one (SQLite and PostgreSQL alike)."""
-    fields = ("user", "game", "mu", "sigma", "ordinal", "matches", "updated_at")
-    return _insert_sql(Rating, fields, " ON CONFLICT DO NOTHING")
+def _fresh_sql(vendor: str, rows: int) -> str:
+    """The players' first ratings in a game, but for those who have one (SQLite and PostgreSQL alike)."""
+    return f"{insert_sql(Rating, _RATING_FIELDS, rows)} ON CONFLICT DO NOTHING"
 
 
 @cache
@@ -95,21 +97,23 @@ def _held_sql(vendor: str, players: int) -> str:
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     users = ", ".join(["%s"] * players)
     return (
-        f"SELECT {column['id']}, {column['user']}, {column['mu']}, {column['sigma']}, {column['matches']}"
+        f"SELECT {column['user']}, {column['mu']}, {column['sigma']}, {column['matches']}"
         f" FROM {table} WHERE {column['game']} = %s AND {column['user']} IN ({users})"
         f" ORDER BY {column['user']}{lock}"
     )
 
 
 @cache
-def _changes_sql(vendor: str) -> str:
+def _changes_sql(vendor: str, rows: int) -> str:
     fields = ("match", "user", "seat", "game", "mu_before", "sigma_before", "mu_after", "sigma_after")
-    return _insert_sql(RatingChange, fields)
+    return insert_sql(RatingChange, fields, rows)
 
 
 @cache
-def _update_sql(vendor: str) -> str:
+def _new_ratings_sql(vendor: str, rows: int) -> str:
+    """The players' new ratings, over the rows just locked: one statement for them all (an insert
+    whose every row meets its player's rating, on the unique ``(user, game)``, and updates it)."""
     column = quoted_columns(Rating)
-    table = connection.ops.quote_name(Rating._meta.db_table)
-    values = ", ".join(f"{column[name]} = %s" for name in ("mu", "sigma", "ordinal", "matches", "updated_at"))
-    return f"UPDATE {table} SET {values} WHERE {column['id']} = %s"
+    kept = ", ".join(f"{column[name]} = excluded.{column[name]}" for name in _RATING_FIELDS[2:])
+    target = f"{column['user']}, {column['game']}"
+    return f"{insert_sql(Rating, _RATING_FIELDS, rows)} ON CONFLICT ({target}) DO UPDATE SET {kept}"
