@@ -1,11 +1,12 @@
 """What the locking write path writes for a move, by plain statements (decision 0020).
 
-:func:`games.play.write_paths.write_locked` appends the move's events and saves the match row's
-changed fields, and the move's receipt: for every move on SQLite, and on PostgreSQL for a finishing move and a move on a
-stale cache. Through the ORM (``bulk_create``, ``save(update_fields=…)``, ``create``) these statements were
-about a quarter of the locking path's Python work, Django compiling each again on every call. Here
-each one's SQL is written once per database and set of fields, and every value is prepared by its
-field (``get_db_prep_save``: JSON, dates and times as the ORM writes them on that database).
+:func:`games.play.write_paths.write_locked` appends the move's events, saves the match row's changed
+fields and the move's receipt: for every move on SQLite, and on PostgreSQL for a finishing move and a
+move on a stale cache. Through the ORM (``bulk_create``, ``save(update_fields=…)``, ``create``) these
+statements were about a quarter of the locking path's Python work, Django compiling each again on
+every call. Here each one's SQL is written once per database and set of fields, and every value is
+prepared by its own field (``get_db_prep_save``: JSON, ``None`` as SQL ``NULL``, dates and times as
+the ORM writes them on that database).
 """
 
 from __future__ import annotations

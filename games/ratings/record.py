@@ -7,8 +7,9 @@ finishes a match. It adds a few queries to that one move only: the seats, the pl
 each other and never deadlock), the rating changes and the new ratings. The unique ``(match, user)``
 of :class:`~games.models.RatingChange` refuses a second count of the same match.
 
-The statements are written once per database (decision 0020): through the ORM, compiling them again
-on every finish was most of a finishing move's rating work.
+Each statement is written once per database and number of players, one statement for all the
+players (decision 0020): through the ORM, compiling them again on every finish, with a statement
+per player, was most of a finishing move's rating work.
 """
 
 from __future__ import annotations
