@@ -1,17 +1,19 @@
 """What the locking write path writes for a move, by plain statements (decision 0020).
 
 :func:`games.play.write_paths.write_locked` appends the move's events, saves the match row's changed
-fields and the move's receipt: for every move on SQLite, and on PostgreSQL for a finishing move and a
-move on a stale cache. Through the ORM (``bulk_create``, ``save(update_fields=…)``, ``create``) these
-statements were about a quarter of the locking path's Python work, Django compiling each again on
-every call. Here each one's SQL is written once per database and set of fields, and every value is
-prepared by its own field (``get_db_prep_save``: JSON, ``None`` as SQL ``NULL``, dates and times as
-the ORM writes them on that database).
+fields, marks whom the match now waits for and keeps the move's receipt: for every move on SQLite,
+and on PostgreSQL for a finishing move and a move on a stale cache. Through the ORM (``bulk_create``,
+``save(update_fields=…)``, ``update()`` per seat, ``create``) these statements were about a quarter
+of the locking path's Python work, Django compiling each again on every call. Here each one's SQL is
+written once per database and shape, one statement for the seats given the same key, and every value
+is prepared by its own field (``get_db_prep_save``: JSON, ``None`` as SQL ``NULL``, dates and times
+as the ORM writes them on that database).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -20,7 +22,7 @@ from django.db.models import Field, Model
 from django.utils import timezone
 
 from games.engines.base import Event
-from games.models import ActionReceipt, Match, MatchEvent
+from games.models import ActionReceipt, Match, MatchEvent, Seat
 from games.play.store import insert_sql, quoted_columns
 
 _EVENT_FIELDS = ("match", "seq", "actor", "type", "data", "secret", "visible_to", "created_at")
@@ -59,6 +61,16 @@ def insert_receipt(match_id: int, seat: int, key: str, action: str, version: int
         )
 
 
+def mark_waiting(match_id: int, numbers: Sequence[int], key: str, since: datetime | None) -> None:
+    """Seats ``numbers`` of the match waited on under ``key`` since ``since`` (``""`` and ``None``:
+    not waited on), none of them reminded yet."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _waiting_sql(connection.vendor, len(numbers)),
+            [key, connection.ops.adapt_datetimefield_value(since), match_id, *numbers],
+        )
+
+
 def update_match(match: Match, fields: Sequence[str]) -> None:
     """Write ``fields`` of ``match`` (field names) to its row, as ``save(update_fields=fields)`` does;
     :class:`DatabaseError` if the row is gone."""
@@ -81,6 +93,17 @@ def _json_fields() -> tuple[Field[Any, Any], Field[Any, Any], Field[Any, Any]]:
 @cache
 def _insert_sql(vendor: str, model: type[Model], fields: tuple[str, ...], rows: int) -> str:
     return insert_sql(model, fields, rows)
+
+
+@cache
+def _waiting_sql(vendor: str, seats: int) -> str:
+    column = quoted_columns(Seat)
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    return (
+        f"UPDATE {table} SET {column['waiting_key']} = %s, {column['waiting_since']} = %s,"
+        f" {column['reminded_at']} = NULL"
+        f" WHERE {column['match']} = %s AND {column['number']} IN ({', '.join(['%s'] * seats)})"
+    )
 
 
 @cache

@@ -32,7 +32,7 @@ from games.models import ActionReceipt, Match, Seat
 from games.play import clock, errors, followups, guarded, latency_trace, payloads
 from games.play.decision import Behind, Changes, action_digest, decide, state_changes
 from games.play.locked_rows import holds_seat, locked_match
-from games.play.locked_writes import insert_events, insert_receipt, update_match
+from games.play.locked_writes import insert_events, insert_receipt, mark_waiting, update_match
 from games.play.store import (
     cached_move_base,
     cached_state,
@@ -410,13 +410,14 @@ def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> No
     old = {int(seat): key for seat, key in match.waiting.items()}
     if old == keys:
         return
-    now = clock.now_datetime()
-    for number in set(old) | set(keys):
+    changed: dict[str, list[int]] = {}  # the new key -> the seats given it: one statement per key
+    for number in sorted(set(old) | set(keys)):
         key = keys.get(number, "")
         if key != old.get(number, ""):
-            Seat.objects.filter(match=match, number=number).update(
-                waiting_key=key, waiting_since=now if key else None, reminded_at=None
-            )
+            changed.setdefault(key, []).append(number)
+    now = clock.now_datetime()
+    for key, numbers in changed.items():
+        mark_waiting(match.pk, numbers, key, now if key else None)
     match.waiting = {str(seat): key for seat, key in keys.items()}
     fields.append("waiting")
 

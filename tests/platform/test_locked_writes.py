@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.engines.base import Event
-from games.models import ActionReceipt, Match, MatchEvent
+from games.models import ActionReceipt, Match, MatchEvent, Seat
 from games.play import locked_writes
 
 from .helpers import started_match
@@ -119,3 +119,17 @@ def test_the_receipt_is_the_orms_and_its_key_is_refused_twice(make_user: Any) ->
     assert (receipt.action, receipt.version) == ("digest", 7) and timezone.is_aware(receipt.created_at)
     with pytest.raises(IntegrityError), transaction.atomic():
         locked_writes.insert_receipt(match.pk, 1, "k" * 32, "other", 8)
+
+
+def test_the_seats_given_one_key_are_marked_in_one_statement_and_no_other_seat(make_user: Any) -> None:
+    match, _ = started_match(make_user, players=3)
+    since = timezone.now() - timedelta(minutes=5)
+    Seat.objects.filter(match=match).update(waiting_key="old", waiting_since=since, reminded_at=since)
+    with CaptureQueriesContext(connection) as queries:
+        locked_writes.mark_waiting(match.pk, [0, 2], "k7", since)
+    assert len(queries.captured_queries) == 1
+    locked_writes.mark_waiting(match.pk, [1], "", None)
+    seats = {s.number: (s.waiting_key, s.waiting_since, s.reminded_at) for s in Seat.objects.filter(match=match)}
+    assert seats == {0: ("k7", since, None), 1: ("", None, None), 2: ("k7", since, None)}
+    other, _ = started_match(make_user, players=3)
+    assert all(s.reminded_at is None and s.waiting_key != "k7" for s in Seat.objects.filter(match=other))
