@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
 from games.models import ActionReceipt, Match, Seat
 from games.play import clock, errors, followups, guarded, latency_trace, payloads
-from games.play.decision import Behind, Changes, action_digest, decide, state_changes
+from games.play.decision import Behind, Changes, Decision, action_digest, decide, state_changes
 from games.play.locked_rows import holds_seat, locked_match
 from games.play.locked_writes import insert_events, insert_receipt, mark_waiting, update_match
 from games.play.store import (
@@ -49,7 +49,15 @@ from games.ratings.record import rate_finished
 
 
 class Finishing(Exception):
-    """The move finishes a match with no bot: the locking path writes it, with the ratings it changes."""
+    """The move finishes a match with no bot: the locking path writes it, with the ratings it changes.
+
+    It carries the decision and the cached row it was made on: the locking path writes that
+    decision when its locked row passes the guard the statement would have checked, instead of
+    deciding the move again."""
+
+    def __init__(self, decision: Decision, match: Match) -> None:
+        super().__init__()
+        self.decision, self.match = decision, match
 
 
 @dataclass
@@ -108,7 +116,8 @@ def do_submit_action(
     catches up and decides once more. The locking path answers what the guarded statement did not:
     every move on SQLite; on PostgreSQL a match no longer running, a seat no longer the user's, or a
     write that lost the race to another one again after the catch-up (the one case of a third decision),
-    and a move that finishes the match (its ratings are written in its transaction).
+    and a move that finishes the match (its ratings are written in its transaction): that one is
+    handed its decision, and decides again only if the locked row moved on since (:class:`Finishing`).
     """
     digest = action_digest(payload)
     move = Move(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
@@ -119,8 +128,8 @@ def do_submit_action(
                 if written is None and refresh_cache(match_id):
                     # Another process wrote since this one cached the match: decide again on the news.
                     written = write_guarded(move)
-            except Finishing:
-                written = None  # a finishing move changes ratings: the row lock writes it
+            except Finishing as finishing:
+                return write_locked(move, finishing)  # a finishing move changes ratings: the row lock writes it
             if written is not None:
                 return written
         return write_locked(move)
@@ -205,7 +214,7 @@ def write_guarded(move: Move) -> SubmitResult | None:
         return None
     rules, events, new_state, changes = decision.rules, decision.events, decision.new_state, decision.changes
     if changes.fields.get("status") == Match.Status.FINISHED and not match.bot_seats:
-        raise Finishing  # a bot's match is not rated (and a running match never loses its bots)
+        raise Finishing(decision, match)  # a bot's match is not rated (and a running match never loses its bots)
     new_version, by_seq, actor = decision.new_version, decision.by_seq, decision.actor
     pending = guarded.send(
         match,
@@ -338,16 +347,20 @@ def refresh_cache(match_id: int) -> bool:
 # --- the row lock ----------------------------------------------------------------------------------
 
 
-def write_locked(move: Move) -> SubmitResult:
-    """The move decided on the match row, locked, and written in that transaction."""
+def write_locked(move: Move, finishing: Finishing | None = None) -> SubmitResult:
+    """The move decided on the match row, locked, and written in that transaction; ``finishing``:
+    the guarded path's decision of it, written as it is if the row is still the one it was made on."""
     match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     with transaction.atomic():
         match = locked_match(match_id)
         _check_player(match_id, seat, user_id)
-        try:
-            decision = decide(match, seat, payload, expected_version=expected_version, now=now)
-        except EngineError as exc:
-            raise errors.refusal(exc) from exc
+        if finishing is not None and _as_decided_on(match, finishing.match):
+            decision = finishing.decision
+        else:
+            try:
+                decision = decide(match, seat, payload, expected_version=expected_version, now=now)
+            except EngineError as exc:
+                raise errors.refusal(exc) from exc
         by_seq = decision.by_seq
         _append_events(match, seat, decision.events)
         _rate_if_finished(match, decision.changes)
@@ -361,6 +374,13 @@ def write_locked(move: Move) -> SubmitResult:
     if automatic:
         followups.advance_after_commit(match.pk, match.version)
     return _result(match, decision.events)
+
+
+def _as_decided_on(locked: Match, cached: Match) -> bool:
+    """Whether the locked row passes the guard the statement checks before it writes a decision made
+    on ``cached`` (:mod:`games.play.guarded`): the same version and clock, the match still running.
+    The seat is checked apart, as for any move."""
+    return locked.version == cached.version and locked.status == Match.Status.ACTIVE and locked.clock == cached.clock
 
 
 def _rate_if_finished(match: Match, changes: Changes) -> None:

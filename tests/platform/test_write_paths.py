@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Match, MatchEvent, Profile
+from games.models import Match, MatchEvent, Profile, RatingChange
 from games.play import guarded, services, store, write_paths
 from games.push import pushes
 
@@ -196,6 +196,30 @@ def test_a_move_is_decided_once_and_twice_at_most_when_the_cache_was_stale(make_
     result = services.do_submit_action(match.pk, 0, {"type": "commit"})
     assert len(made) == (2 if guarded.enabled() else 1)
     assert result.version == Match.objects.get(pk=match.pk).version
+
+
+def test_a_finishing_move_is_decided_once_unless_the_locked_row_moved_on(make_user: Any, monkeypatch: Any) -> None:
+    """On PostgreSQL the guarded path decides a finishing move and hands that decision to the
+    locking path, which writes it as it is when the locked row passes the statement's guard (same
+    version and clock): one decision. A row whose clock changed meanwhile is decided again."""
+    for clock_moved in (False, True):
+        match, _users = started_match(make_user, "police_alarm", players=3)
+        services.do_resign(match.pk, 0)  # not the end, and the cache is warm
+        made = counting_decisions(monkeypatch)
+        if clock_moved:  # after the guarded path read its cached row, before the lock reads the row
+            real = write_paths.locked_match
+
+            def moved(match_id: int, real: Any = real) -> Match:
+                Match.objects.filter(pk=match_id).update(clock={"banks": {"2": 5.0}})
+                return real(match_id)
+
+            monkeypatch.setattr(write_paths, "locked_match", moved)
+        services.do_resign(match.pk, 1)  # the end
+        monkeypatch.undo()
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED
+        assert len(made) == (1 + clock_moved if guarded.enabled() else 1)
+        assert RatingChange.objects.filter(match=match).count() == 3
 
 
 def test_a_move_out_of_turn_on_a_current_cache_is_refused_after_one_query(make_user: Any) -> None:
