@@ -2,13 +2,14 @@
 
 Timed runs of ``move_cost.py`` drift with the machine (its speed differed fourfold between days
 of issue 8, and run to run by ±5 %), which hides changes of a few per cent. This script runs
-``move_cost.py`` twice under callgrind (SQLite, four tables, the same 40 warm-up moves), with
-``--few`` and with ``--many`` measured moves, side by side on two cores, and prints
+``move_cost.py`` twice under callgrind (four tables, the same 40 warm-up moves), with ``--few`` and
+with ``--many`` measured moves, side by side on two cores, and prints
 
     (instructions of the longer run − instructions of the shorter) / (many − few)
 
 the instructions of a move with set-up, migrations and warm-up taken out. The count is the whole
-process's: the benchmark's fake sockets and SQLite are in it. So is the benchmark's own choice of
+process's: the benchmark's fake sockets and SQLite are in it (with ``--db pg``, PostgreSQL's own
+work is another process's and is not). So is the benchmark's own choice of
 each move (``move_cost.harness``: it reads the match row and rebuilds the state twice a move), which
 grows with the row. ``--server`` runs the pair again counting that choice alone (callgrind's
 ``--toggle-collect`` on ``operator.call``, which only the harness calls) and prints the server's
@@ -33,7 +34,9 @@ from pathlib import Path
 from _common import ROOT, log, table
 
 
-def count(game: str, moves: int, live: bool, out_dir: Path, harness: bool = False) -> subprocess.Popen[bytes]:
+def count(
+    game: str, moves: int, live: bool, out_dir: Path, harness: bool = False, db: str = "sqlite"
+) -> subprocess.Popen[bytes]:
     """A callgrind run of ``moves`` measured moves; ``harness``: counting only the benchmark's choice
     of moves (its ``operator.call``), not the server's work."""
     out = out_dir / f"callgrind.{moves}{'.harness' if harness else ''}.out"
@@ -52,7 +55,7 @@ def count(game: str, moves: int, live: bool, out_dir: Path, harness: bool = Fals
         "--tables",
         "4",
         "--db",
-        "sqlite",
+        db,
         "--no-stages",  # the stage clock's own instructions are not the server's
         *(["--live"] if live else []),
     ]
@@ -74,6 +77,9 @@ def main() -> None:
     parser.add_argument("--few", type=int, default=40)
     parser.add_argument("--many", type=int, default=140)
     parser.add_argument("--server", action="store_true", help="also count the benchmark's own part, and print the rest")
+    parser.add_argument(
+        "--db", choices=["sqlite", "pg"], default="sqlite", help="pg: this process's part only, not PostgreSQL's"
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -82,7 +88,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="hideout-callgrind-") as tmp:
         out_dir = Path(tmp)
         live = " --live" if args.live else ""
-        log(f"callgrind: move_cost.py --game {args.game}{live}, {args.few} and {args.many} moves")
+        log(f"callgrind: move_cost.py --game {args.game}{live} --db {args.db}, {args.few} and {args.many} moves")
         moves_of = (args.few, args.many)
         totals = _counted(args, out_dir, moves_of, harness=False)
         per_move = (totals[args.many] - totals[args.few]) / (args.many - args.few)
@@ -100,7 +106,7 @@ def main() -> None:
 
 def _counted(args: argparse.Namespace, out_dir: Path, moves_of: tuple[int, int], *, harness: bool) -> dict[int, int]:
     """The two runs' totals, side by side on two cores."""
-    runs = {moves: count(args.game, moves, args.live, out_dir, harness) for moves in moves_of}
+    runs = {moves: count(args.game, moves, args.live, out_dir, harness, args.db) for moves in moves_of}
     for moves, run in runs.items():
         if run.wait() != 0:
             raise SystemExit(f"the run of {moves} moves failed (exit {run.returncode})")
