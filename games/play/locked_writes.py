@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.engines.base import Event
 from games.models import ActionReceipt, Match, MatchEvent, Seat
-from games.play.store import insert_sql, quoted_columns
+from games.play.store import event_json_fields, insert_sql, quoted_columns
 
 _EVENT_FIELDS = ("match", "seq", "actor", "type", "data", "secret", "visible_to", "created_at")
 _RECEIPT_FIELDS = ("match", "seat", "key", "action", "version", "created_at")
@@ -33,7 +33,7 @@ def insert_events(match_id: int, actor: int, first_seq: int, events: Sequence[Ev
     """``events`` as the match's rows numbered from ``first_seq``, in one statement."""
     if not events:
         return
-    data, secret, visible_to = _json_fields()
+    data, secret, visible_to = event_json_fields()
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     params: list[Any] = []
     for seq, event in enumerate(events, start=first_seq):
@@ -74,20 +74,12 @@ def mark_waiting(match_id: int, numbers: Sequence[int], key: str, since: datetim
 def update_match(match: Match, fields: Sequence[str]) -> None:
     """Write ``fields`` of ``match`` (field names) to its row, as ``save(update_fields=fields)`` does;
     :class:`DatabaseError` if the row is gone."""
-    names = tuple(dict.fromkeys(fields))  # each once, in their order
-    chosen = [Match._meta.get_field(name) for name in names]
-    params = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in chosen if isinstance(f, Field)]
+    sql, chosen = _update_of(connection.vendor, tuple(dict.fromkeys(fields)))  # each field once, in order
+    params = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in chosen]
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(connection.vendor, names), [*params, match.pk])
+        cursor.execute(sql, [*params, match.pk])
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
-
-
-@cache
-def _json_fields() -> tuple[Field[Any, Any], Field[Any, Any], Field[Any, Any]]:
-    data, secret, visible_to = (MatchEvent._meta.get_field(name) for name in ("data", "secret", "visible_to"))
-    assert isinstance(data, Field) and isinstance(secret, Field) and isinstance(visible_to, Field)
-    return data, secret, visible_to
 
 
 @cache
@@ -107,8 +99,15 @@ def _waiting_sql(vendor: str, seats: int) -> str:
 
 
 @cache
-def _update_sql(vendor: str, fields: tuple[str, ...]) -> str:
+def _update_of(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple[Field[Any, Any], ...]]:
+    """The ``UPDATE`` of the match row's fields ``names``, and those fields, in their order."""
+    chosen: list[Field[Any, Any]] = []
+    for name in names:
+        field = Match._meta.get_field(name)
+        if not isinstance(field, Field) or not field.concrete:
+            raise ValueError(f"{name} is not a column of the match row")
+        chosen.append(field)
     column = quoted_columns(Match)
     table = connection.ops.quote_name(Match._meta.db_table)
-    values = ", ".join(f"{column[name]} = %s" for name in fields)
-    return f"UPDATE {table} SET {values} WHERE {column['id']} = %s"
+    values = ", ".join(f"{column[name]} = %s" for name in names)
+    return f"UPDATE {table} SET {values} WHERE {column['id']} = %s", tuple(chosen)

@@ -133,7 +133,7 @@ def events_between(match: Match, after: int, upto: int) -> list[Event]:
     """
     if upto <= after:
         return []
-    data, secret, visible_to = _json_fields()
+    data, secret, visible_to = event_json_fields()
     with connection.cursor() as cursor:
         cursor.execute(_events_sql(connection.vendor), [match.pk, after, upto])
         rows = cursor.fetchall()
@@ -149,7 +149,9 @@ def events_between(match: Match, after: int, upto: int) -> list[Event]:
 
 
 @cache
-def _json_fields() -> tuple[JSONField[Any], ...]:
+def event_json_fields() -> tuple[JSONField[Any], ...]:
+    """``MatchEvent``'s JSON fields ``data``, ``secret`` and ``visible_to``: each converts its own
+    column to and from the database (the log's plain reads and writes)."""
     fields = tuple(MatchEvent._meta.get_field(name) for name in ("data", "secret", "visible_to"))
     assert all(isinstance(field, JSONField) for field in fields)
     return fields  # type: ignore[return-value]  # checked just above

@@ -133,3 +133,10 @@ def test_the_seats_given_one_key_are_marked_in_one_statement_and_no_other_seat(m
     assert seats == {0: ("k7", since, None), 1: ("", None, None), 2: ("k7", since, None)}
     other, _ = started_match(make_user, players=3)
     assert all(s.reminded_at is None and s.waiting_key != "k7" for s in Seat.objects.filter(match=other))
+
+
+def test_a_name_that_is_no_column_of_the_match_row_is_refused_before_any_query(make_user: Any) -> None:
+    match, _ = started_match(make_user)
+    with CaptureQueriesContext(connection) as queries, pytest.raises(ValueError, match="seats"):
+        locked_writes.update_match(match, ["version", "seats"])  # a reverse relation, not a column
+    assert queries.captured_queries == []
