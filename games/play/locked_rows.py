@@ -1,19 +1,20 @@
 """What the locking write path reads before it decides a move, by plain queries (decision 0020).
 
 :func:`games.play.write_paths.write_locked` reads the match row (locked, without its snapshot) and
-checks that the user still holds the seat, for every move on SQLite and for the moves PostgreSQL's
-guarded statement sends on (a finishing move, a stale cache). Through the ORM those two queries were
+its seats with their players (:func:`games.play.seat_rows.seats_of`, the rows its pushes and ratings
+use too), and checks in them that the user still holds the seat: for every move on SQLite and for
+the moves PostgreSQL's guarded statement sends on (a finishing move, a stale cache). Through the ORM those queries were
 about a third of the locking path's Python work: Django compiles each again on every call, column by
-column. Here each one's SQL is written once per database, and the row is built as ``Model.from_db``
+column. Here the row's SQL is written once per database, and the row is built as ``Model.from_db``
 builds it, with the fields' own converters (:class:`games.play.seat_rows.Table`), so the instance is
 the one ``Match.objects.select_for_update().without_snapshot().get(pk=…)`` gives.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
-from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games.models import Match, Seat
@@ -51,23 +52,10 @@ def locked_match(match_id: int) -> Match:
     return match
 
 
-@cache
-def _player_query(vendor: str) -> str:
-    user_model = get_user_model()
-    seat, user = quoted_columns(Seat), quoted_columns(user_model)
-    pk = user_model._meta.pk
-    assert pk is not None
-    q = connection.ops.quote_name
-    return (
-        f"SELECT 1 FROM {q(Seat._meta.db_table)} s INNER JOIN {q(user_model._meta.db_table)} u"
-        f" ON u.{user[pk.name]} = s.{seat['user']}"
-        f" WHERE s.{seat['match']} = %s AND s.{seat['number']} = %s AND s.{seat['user']} = %s"
-        f" AND u.{user['is_active']} LIMIT 1"
-    )
-
-
-def holds_seat(match_id: int, seat: int, user_id: int) -> bool:
-    """Whether user ``user_id``, an active account, holds seat ``seat`` of the match."""
-    with connection.cursor() as cursor:
-        cursor.execute(_player_query(connection.vendor), [match_id, seat, user_id])
-        return cursor.fetchone() is not None
+def holds_seat(seats: Sequence[Seat], seat: int, user_id: int) -> bool:
+    """Whether user ``user_id``, an active account, holds seat ``seat`` among the match's ``seats``
+    (:func:`games.play.seat_rows.seats_of`, each with its ``user``)."""
+    for row in seats:
+        if row.number == seat:
+            return row.user_id == user_id and row.user is not None and row.user.is_active
+    return False

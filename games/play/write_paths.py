@@ -33,6 +33,7 @@ from games.play import clock, errors, followups, guarded, latency_trace, payload
 from games.play.decision import Behind, Changes, Decision, action_digest, decide, state_changes
 from games.play.locked_rows import holds_seat, locked_match
 from games.play.locked_writes import insert_events, insert_receipt, mark_waiting, update_match
+from games.play.seat_rows import seats_of
 from games.play.store import (
     cached_move_base,
     cached_state,
@@ -353,7 +354,8 @@ def write_locked(move: Move, finishing: Finishing | None = None) -> SubmitResult
     match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     with transaction.atomic():
         match = locked_match(match_id)
-        _check_player(match_id, seat, user_id)
+        seats = seats_of(match_id)
+        _check_player(seats, seat, user_id)
         if finishing is not None and _as_decided_on(match, finishing.match):
             decision = finishing.decision
         else:
@@ -363,13 +365,17 @@ def write_locked(move: Move, finishing: Finishing | None = None) -> SubmitResult
                 raise errors.refusal(exc) from exc
         by_seq = decision.by_seq
         _append_events(match, seat, decision.events)
-        _rate_if_finished(match, decision.changes)
-        automatic = save_changes(match, decision.changes)
+        _rate_if_finished(match, decision.changes, seats)
+        automatic = save_changes(match, decision.changes, seats)
         if idempotency_key:
             insert_receipt(match.pk, seat, idempotency_key, action_digest(payload), match.version)
         remember(match.pk, match.version, decision.new_state)
         remember_row(match)
-    pushes.publish_after_commit(match, events=by_seq, state_before=decision.state, actor=decision.actor)
+    # The seats as the move left them: its pushes need no query of their own.
+    audience = [(s.number, s.user_id) for s in seats if s.user_id is not None and s.open_sockets > 0]
+    pushes.publish_after_commit(
+        match, events=by_seq, state_before=decision.state, actor=decision.actor, audience=audience, seats=seats
+    )
     followups.arm_live_after_commit(match, decision.rules, decision.new_state)
     if automatic:
         followups.advance_after_commit(match.pk, match.version)
@@ -383,18 +389,18 @@ def _as_decided_on(locked: Match, cached: Match) -> bool:
     return locked.version == cached.version and locked.status == Match.Status.ACTIVE and locked.clock == cached.clock
 
 
-def _rate_if_finished(match: Match, changes: Changes) -> None:
+def _rate_if_finished(match: Match, changes: Changes, seats: list[Seat]) -> None:
     """The players' ratings, if the move finishes a rated match; its ``finished_at`` taken once
     their ratings are held, so that matches finish in the order they were rated in
     (:mod:`games.ratings.rated`). Nothing, and no query, for any other move."""
     if changes.fields.get("status") != Match.Status.FINISHED:
         return
-    rate_finished(match, changes.fields["outcome"])
+    rate_finished(match, changes.fields["outcome"], seats)
     changes.fields["finished_at"] = clock.now_datetime()
 
 
-def _check_player(match_id: int, seat: int, user_id: int | None) -> None:
-    if user_id is not None and not holds_seat(match_id, seat, user_id):
+def _check_player(seats: list[Seat], seat: int, user_id: int | None) -> None:
+    if user_id is not None and not holds_seat(seats, seat, user_id):
         raise errors.NotAllowed(_("Only the players of this match can act in it."))
 
 
@@ -404,15 +410,15 @@ def _append_events(match: Match, actor: int, events: list[Event]) -> None:
     match.revision += 1
 
 
-def save_changes(match: Match, changes: Changes) -> bool:
+def save_changes(match: Match, changes: Changes, seats: list[Seat]) -> bool:
     """Save a new state's :class:`~games.play.decision.Changes` (and ``match``'s version and
-    revision); returns whether a move is due at once."""
+    revision), and leave ``seats`` (the match's rows) as written; returns whether a move is due at once."""
     for name, value in changes.fields.items():
         setattr(match, name, value)
     fields = ["version", "revision", *changes.fields]
     if _note_quiet(match, changes):
         fields.append("quiet_writes")
-    _update_waiting(match, changes.waiting, fields)
+    _update_waiting(match, changes.waiting, fields, seats)
     update_match(match, fields)
     return changes.automatic
 
@@ -421,12 +427,14 @@ def save_state(match: Match, rules: Rules[Any], state: Any, old_version: int, no
     """Save what ``state`` (at ``match.version``, after ``old_version``) changes in the row and seats
     (and the ratings, if it finishes the match: a loaded archive's finished match counts as any)."""
     changes = state_changes(match, rules, state, old_version, match.version, now)
-    _rate_if_finished(match, changes)
-    return save_changes(match, changes)
+    seats = seats_of(match.pk)
+    _rate_if_finished(match, changes, seats)
+    return save_changes(match, changes, seats)
 
 
-def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> None:
-    """Mark who is waited on (for "your turn" and reminders); touches only seats that changed."""
+def _update_waiting(match: Match, keys: dict[int, str], fields: list[str], seats: list[Seat]) -> None:
+    """Mark who is waited on (for "your turn" and reminders); touches only seats that changed, in
+    the database and in ``seats``."""
     old = {int(seat): key for seat, key in match.waiting.items()}
     if old == keys:
         return
@@ -436,8 +444,14 @@ def _update_waiting(match: Match, keys: dict[int, str], fields: list[str]) -> No
         if key != old.get(number, ""):
             changed.setdefault(key, []).append(number)
     now = clock.now_datetime()
+    by_number = {s.number: s for s in seats}
     for key, numbers in changed.items():
-        mark_waiting(match.pk, numbers, key, now if key else None)
+        since = now if key else None
+        mark_waiting(match.pk, numbers, key, since)
+        for number in numbers:
+            if number in by_number:
+                row = by_number[number]
+                row.waiting_key, row.waiting_since, row.reminded_at = key, since, None
     match.waiting = {str(seat): key for seat, key in keys.items()}
     fields.append("waiting")
 

@@ -2,9 +2,10 @@
 
 :func:`rate_finished` is called by the locking write path (:func:`games.play.write_paths.write_locked`)
 with the match row locked, for a move whose new state has an outcome; the guarded statement never
-finishes a match. It adds a few queries to that one move only: the seats, the players' ratings
-(made if missing, then locked in user order, so that two matches with a player in common wait for
-each other and never deadlock), the rating changes and the new ratings. The unique ``(match, user)``
+finishes a match. It adds three statements to that one move only (the seats it takes from the write
+path, which read them for its pushes): the players' ratings, made if missing and locked in user order
+in one statement (two matches with a player in common wait for each other and never deadlock), the
+rating changes and the new ratings. The unique ``(match, user)``
 of :class:`~games.models.RatingChange` refuses a second count of the same match.
 
 Each statement is written once per database and number of players, one statement for all the
@@ -14,6 +15,7 @@ per player, was most of a finishing move's rating work.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -21,7 +23,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Match, Rating, RatingChange, Seat
-from games.play.store import insert_sql, quoted_columns, select_sql
+from games.play.store import insert_sql, quoted_columns
 from games.ratings import scale
 from games.ratings.rated import SeatRow, ranks_of, rated_players, resigned_seats
 
@@ -35,37 +37,36 @@ class Change(NamedTuple):
     after: scale.Skill
 
 
-def rate_finished(match: Match, outcome: dict[str, Any]) -> list[Change]:
-    """Rate ``match`` (finishing now with ``outcome``) if it is rated; its changes, else ``[]``."""
+def rate_finished(match: Match, outcome: dict[str, Any], seats: Sequence[Seat]) -> list[Change]:
+    """Rate ``match`` (finishing now with ``outcome``; ``seats``: its rows) if it is rated; its
+    changes, else ``[]``."""
     if match.bot_seats:
         return []  # no query for a bot's match
+    rows: list[SeatRow] = [(s.number, s.user_id, s.is_bot, s.resigned) for s in seats]
+    players = rated_players(match.seat_count, match.bot_seats, rows, outcome)
+    if players is None:
+        return []
     vendor = connection.vendor
+    user_ids = sorted(user for _seat, user in players)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    mu, sigma = scale.initial()
+    start = scale.ordinal((mu, sigma))
+    count = len(user_ids)
     with connection.cursor() as cursor:
-        cursor.execute(_seats_sql(vendor), [match.pk])
-        seats: list[SeatRow] = [(n, u, bool(bot), bool(gone)) for n, u, bot, gone in cursor.fetchall()]
-        players = rated_players(match.seat_count, match.bot_seats, seats, outcome)
-        if players is None:
-            return []
-        user_ids = sorted(user for _seat, user in players)
-        now = connection.ops.adapt_datetimefield_value(timezone.now())
-        mu, sigma = scale.initial()
-        start = scale.ordinal((mu, sigma))
-        rows = len(user_ids)
         cursor.execute(
-            _fresh_sql(vendor, rows), [v for u in user_ids for v in (u, match.game, mu, sigma, start, 0, now)]
+            _held_sql(vendor, count), [v for u in user_ids for v in (u, match.game, mu, sigma, start, 0, now)]
         )
-        cursor.execute(_held_sql(vendor, rows), [match.game, *user_ids])
         held = {user: ((float(m), float(s)), matches) for user, m, s, matches in cursor.fetchall()}
         before = [held[user][0] for _seat, user in players]
-        after = scale.rate(before, ranks_of(outcome, players, resigned_seats(seats)))
+        after = scale.rate(before, ranks_of(outcome, players, resigned_seats(rows)))
         changes = [Change(seat, user, old, new) for (seat, user), old, new in zip(players, before, after, strict=True)]
         # First: a second count of the match stops here, on the unique (match, user).
         cursor.execute(
-            _changes_sql(vendor, rows),
+            _changes_sql(vendor, count),
             [v for c in changes for v in (match.pk, c.user_id, c.seat, match.game, *c.before, *c.after)],
         )
         cursor.execute(
-            _new_ratings_sql(vendor, rows),
+            _new_ratings_sql(vendor, count),
             [
                 v
                 for c in changes
@@ -75,32 +76,22 @@ def rate_finished(match: Match, outcome: dict[str, Any]) -> list[Change]:
     return changes
 
 
-@cache
-def _seats_sql(vendor: str) -> str:
-    return select_sql(Seat, ("number", "user", "is_bot", "resigned"), ("match =",))
-
-
 _RATING_FIELDS = ("user", "game", "mu", "sigma", "ordinal", "matches", "updated_at")
 
 
 @cache
-def _fresh_sql(vendor: str, rows: int) -> str:
-    """The players' first ratings in a game, but for those who have one (SQLite and PostgreSQL alike)."""
-    return f"{insert_sql(Rating, _RATING_FIELDS, rows)} ON CONFLICT DO NOTHING"
-
-
-@cache
 def _held_sql(vendor: str, players: int) -> str:
-    """The players' ratings in user order, locked where the database can (two finishing matches with
-    a player in common take them in the same order)."""
+    """The players' ratings, a first one made for a player who has none, each row locked (SQLite and
+    PostgreSQL alike): an insert whose rows, in user order, meet the ratings there are and leave them
+    as they are. Two finishing matches with a player in common take them in the same order."""
     column = quoted_columns(Rating)
     table = connection.ops.quote_name(Rating._meta.db_table)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    users = ", ".join(["%s"] * players)
+    target = f"{column['user']}, {column['game']}"
+    kept = f"{column['mu']} = {table}.{column['mu']}"
+    returned = ", ".join(column[name] for name in ("user", "mu", "sigma", "matches"))
     return (
-        f"SELECT {column['user']}, {column['mu']}, {column['sigma']}, {column['matches']}"
-        f" FROM {table} WHERE {column['game']} = %s AND {column['user']} IN ({users})"
-        f" ORDER BY {column['user']}{lock}"
+        f"{insert_sql(Rating, _RATING_FIELDS, players)} ON CONFLICT ({target}) DO UPDATE SET {kept}"
+        f" RETURNING {returned}"
     )
 
 

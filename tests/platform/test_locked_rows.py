@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Match
-from games.play import locked_rows
+from games.play import locked_rows, seat_rows
 
 from .helpers import started_match
 
@@ -60,10 +60,11 @@ def test_no_row_is_the_orms_does_not_exist(make_user: Any) -> None:
 def test_only_an_active_player_holds_their_own_seat(make_user: Any) -> None:
     match, by_seat = started_match(make_user)
     user = by_seat[1]
-    assert locked_rows.holds_seat(match.pk, 1, user.pk)
-    assert not locked_rows.holds_seat(match.pk, 2, user.pk)  # another seat
-    assert not locked_rows.holds_seat(match.pk, 1, by_seat[2].pk)  # another player
-    assert not locked_rows.holds_seat(match.pk + 1, 1, user.pk)  # another match
+    seats = seat_rows.seats_of(match.pk)
+    assert locked_rows.holds_seat(seats, 1, user.pk)
+    assert not locked_rows.holds_seat(seats, 2, user.pk)  # another seat
+    assert not locked_rows.holds_seat(seats, 1, by_seat[2].pk)  # another player
+    assert not locked_rows.holds_seat(seat_rows.seats_of(match.pk + 1), 1, user.pk)  # another match
     user.is_active = False
     user.save(update_fields=["is_active"])
-    assert not locked_rows.holds_seat(match.pk, 1, user.pk)  # a closed account
+    assert not locked_rows.holds_seat(seat_rows.seats_of(match.pk), 1, user.pk)  # a closed account

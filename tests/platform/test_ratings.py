@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from games.models import Match, MatchEvent, Rating, RatingChange
 from games.play import guarded, services, write_paths
 from games.play.archive import export_match, import_match
+from games.play.seat_rows import seats_of
 from games.ratings import scale
 from games.ratings.record import rate_finished
 
@@ -151,11 +152,47 @@ def test_two_finishing_moves_at_once_make_one_event_and_one_rating_update(make_u
     assert sorted(r.matches for r in Rating.objects.all()) == [1, 1]
 
 
+def test_matches_with_players_in_common_finishing_at_once_are_both_rated(make_user: Any) -> None:
+    """Two finishing moves of matches with the same three players: each takes the players' ratings
+    in user order, so one waits for the other (no deadlock) and the second counts from the first."""
+    users = [make_user() for _ in range(3)]
+    matches = []
+    for order in (users, users[::-1]):
+        match = services.do_create_match(order[0], "police_alarm", 3, {}, 60)
+        for user in order[1:]:
+            services.do_join_match(match.pk, user)
+        services.do_start_match(match.pk, order[0])
+        services.do_resign(match.pk, 0)  # two of three left: the next resignation finishes it
+        matches.append(match)
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def finish(match: Match) -> None:
+        barrier.wait()
+        try:
+            services.do_resign(match.pk, 1)
+        except BaseException as exc:  # a deadlock would surface here
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish, args=(match,)) for match in matches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    assert all(Match.objects.get(pk=m.pk).status == Match.Status.FINISHED for m in matches)
+    assert RatingChange.objects.count() == 6
+    assert sorted(r.matches for r in Rating.objects.all()) == [2, 2, 2]
+    call_command("recompute_ratings", "--check")  # the second match counted from the first's ratings
+
+
 def test_the_same_match_is_refused_a_second_rating_by_the_database(make_user: Any) -> None:
     match = finished_by_resigning(make_user)
     before = skills()
     with pytest.raises(IntegrityError), transaction.atomic():
-        rate_finished(match, match.outcome or {})
+        rate_finished(match, match.outcome or {}, seats_of(match.pk))
     assert skills() == before
     assert RatingChange.objects.filter(match=match).count() == 2
 

@@ -144,15 +144,18 @@ def test_the_guarded_statement_is_prepared_once_and_planned_once_per_connection(
     assert all(custom == 0 for _text, _generic, custom in rows)
 
 
-def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after_it(
-    make_user: Any, monkeypatch: Any
+@pytest.mark.parametrize("guarded_write", [True, False], ids=["guarded where it can", "locking"])
+def test_the_write_reads_the_seats_the_pushes_need_as_they_are_after_it(
+    make_user: Any, monkeypatch: Any, settings: Any, guarded_write: bool
 ) -> None:
-    """On PostgreSQL the push after a move asks no query of its own for the seats: the statement
-    returned them, with the waiting marks it wrote, as a fresh read gives them (its times read by
-    psycopg's own loader: the same datetimes as Django's, in the same zone object)."""
+    """The push after a move asks no query of its own for the seats: the write read them, with the
+    waiting marks it wrote, as a fresh read gives them. On PostgreSQL the guarded statement returned
+    them (its times read by psycopg's own loader: the same datetimes as Django's, in the same zone
+    object); the locking path (SQLite's, PostgreSQL's fallback) read them beside the match row."""
     from games.models import Seat
     from games.play import seat_rows
 
+    settings.HIDEOUT_GUARDED_WRITE = guarded_write
     match, _ = started_match(make_user)
     Seat.objects.filter(match=match, number__in=(1, 3)).update(open_sockets=1)
     handed: list[Any] = []
@@ -162,9 +165,6 @@ def test_the_guarded_statement_reads_the_seats_the_pushes_need_as_they_are_after
     )
     assert result.version == match.version + 1
     (hints,) = handed
-    if not guarded.enabled():
-        assert hints.get("seats") is None  # the ORM path: the push reads them after the commit
-        return
     fresh = seat_rows.seats_of(match.pk)
     assert as_orm_gives(hints["seats"]) == as_orm_gives(fresh)
     assert fresh[2].waiting_since is None and fresh[0].waiting_since is not None  # the write marked seat 2 done
