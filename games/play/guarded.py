@@ -195,7 +195,7 @@ class Pending:
         self._foreseen_rows = kept[1]
         self._foreseen_seats = seat_rows.build(kept[1])
         for seat_row in self._foreseen_seats:
-            _as_written(seat_row, self._waiting.get(seat_row.number, ""), self._at)
+            as_written(seat_row, self._waiting.get(seat_row.number, ""), self._at)
         return self._foreseen_seats
 
     def finish(self) -> Written | None:
@@ -216,7 +216,7 @@ class Pending:
             else:
                 seats = seat_rows.build(seat_values)
                 for seat_row in seats:
-                    _as_written(seat_row, self._waiting.get(seat_row.number, ""), self._at)
+                    as_written(seat_row, self._waiting.get(seat_row.number, ""), self._at)
             _seats_after.put(self.match_id, (row[0], seat_rows.as_written(seat_values, self._waiting, self._at)))
             assert seats is not None
             audience = [(s.number, s.user_id) for s in seats if s.user_id is not None and s.open_sockets > 0]
@@ -297,8 +297,9 @@ def _catch_up_sql(cold: bool) -> str:
     )
 
 
-def _as_written(seat: Seat, key: str, at: datetime) -> None:
-    """What the statement's ``seats`` part wrote to the row (its select saw the rows as they were)."""
+def as_written(seat: Seat, key: str, at: datetime) -> None:
+    """``seat`` as the statement's ``seats`` part leaves its row, given the decision key it is waited
+    on under (the statement's own select saw the rows as they were)."""
     if seat.waiting_key != key:
         seat.waiting_key = key
         seat.waiting_since = at if key else None

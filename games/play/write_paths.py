@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
@@ -364,11 +364,15 @@ def write_locked(move: Move, finishing: Finishing | None = None) -> SubmitResult
             except EngineError as exc:
                 raise errors.refusal(exc) from exc
         by_seq = decision.by_seq
-        _append_events(match, seat, decision.events)
         _rate_if_finished(match, decision.changes, seats)
-        automatic = save_changes(match, decision.changes, seats)
-        if idempotency_key:
-            insert_receipt(match.pk, seat, idempotency_key, action_digest(payload), match.version)
+        if guarded.enabled():
+            _write_by_statement(match, move, decision, seats)
+        else:
+            _append_events(match, seat, decision.events)
+            save_changes(match, decision.changes, seats)
+            if idempotency_key:
+                insert_receipt(match.pk, seat, idempotency_key, action_digest(payload), match.version)
+        automatic = decision.changes.automatic
         remember(match.pk, match.version, decision.new_state)
         remember_row(match)
     # The seats as the move left them: its pushes need no query of their own.
@@ -380,6 +384,30 @@ def write_locked(move: Move, finishing: Finishing | None = None) -> SubmitResult
     if automatic:
         followups.advance_after_commit(match.pk, match.version)
     return _result(match, decision.events)
+
+
+def _write_by_statement(match: Match, move: Move, decision: Decision, seats: list[Seat]) -> None:
+    """PostgreSQL: the move decided on the locked row written by the guarded statement, in the
+    lock's transaction (one round trip for the events, the row, the waiting marks and the receipt,
+    as for every other move there); ``match`` and ``seats`` left as it leaves their rows. The locked
+    row passes its guard: a refusal is a fault, and rolls the transaction back."""
+    changes, at = decision.changes, clock.now_datetime()
+    written = guarded.send(
+        match,
+        seat=move.seat,
+        events=[event.to_json() for event in decision.events],
+        fields=changes.fields,
+        waiting=changes.waiting,
+        key=move.idempotency_key,
+        action=action_digest(move.payload),
+        at=at,
+        quiet=changes.quiet,
+    ).finish()
+    if written is None:
+        raise DatabaseError(f"the locked row of match {match.pk} refused the move decided on it")
+    _as_after(match, changes, decision.new_version, written.revision, written.chat_version, written.bot_seats)
+    for row in seats:
+        guarded.as_written(row, changes.waiting.get(row.number, ""), at)
 
 
 def _as_decided_on(locked: Match, cached: Match) -> bool:

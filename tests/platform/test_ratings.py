@@ -211,18 +211,27 @@ def test_a_move_that_does_not_finish_the_match_reads_no_rating(make_user: Any) -
 
 
 def test_a_finishing_move_is_written_by_the_row_lock_with_its_ratings(make_user: Any, monkeypatch: Any) -> None:
-    """On PostgreSQL the guarded statement hands a finishing move to the locking path (its ratings
-    are written in its transaction); any other move stays one statement."""
+    """On PostgreSQL the guarded path hands a finishing move to the locking path before sending
+    anything (its ratings are written in the lock's transaction), which writes it by the same
+    statement once they are; any other move stays one statement."""
     match, _users = started_match(make_user, "police_alarm", players=3)
     services.do_resign(match.pk, 0)  # not the end: written as any move (and the cache is warm)
     assert not RatingChange.objects.exists()
     locked = count_calls(monkeypatch, write_paths, "write_locked")
-    sent = count_calls(monkeypatch, guarded, "send")
+    rated_when_sent: list[int] = []
+    real_send = guarded.send
+
+    def send(*args: Any, **kwargs: Any) -> Any:
+        rated_when_sent.append(RatingChange.objects.filter(match=match).count())  # in the same transaction
+        return real_send(*args, **kwargs)
+
+    monkeypatch.setattr(guarded, "send", send)
     services.do_resign(match.pk, 1)  # the end
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert len(locked) == 1
-    assert not sent  # the statement was never sent: the decision said the move finishes the match
+    # Sent once, under the lock with the ratings written: never before, on the cached row.
+    assert rated_when_sent == ([3] if guarded.enabled() else [])
     assert RatingChange.objects.filter(match=match).count() == 3
 
 
