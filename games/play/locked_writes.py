@@ -1,8 +1,9 @@
 """What the locking write path writes for a move, by plain statements (decision 0020).
 
 :func:`games.play.write_paths.write_locked` appends the move's events, saves the match row's changed
-fields, marks whom the match now waits for and keeps the move's receipt: for every move on SQLite,
-and on PostgreSQL for a finishing move and a move on a stale cache. Through the ORM (``bulk_create``,
+fields, marks whom the match now waits for and keeps the move's receipt: for every move on SQLite
+(and on PostgreSQL with the guarded statement turned off, ``HIDEOUT_GUARDED_WRITE``; otherwise
+the locking path there writes by that statement). Through the ORM (``bulk_create``,
 ``save(update_fields=…)``, ``update()`` per seat, ``create``) these statements were about a quarter
 of the locking path's Python work, Django compiling each again on every call. Here each one's SQL is
 written once per database and shape, one statement for the seats given the same key, and every value

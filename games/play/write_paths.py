@@ -8,8 +8,9 @@ and state it decides on come from and how the write is kept safe:
 - :func:`write_guarded` (PostgreSQL): decided on this process's cached row and state, written by
   one statement whose guard refuses it if the match moved on (:mod:`games.play.guarded`); its
   pushes are rendered while the statement runs (:mod:`games.play.render_ahead`).
-- :func:`write_locked` (SQLite, and PostgreSQL's fallback): decided on the row it locks, written
-  by plain statements in that transaction (:mod:`games.play.locked_writes`).
+- :func:`write_locked` (SQLite, and PostgreSQL's fallback): decided on the row it locks, with the
+  seats read beside it, and written in that transaction: by plain statements on SQLite
+  (:mod:`games.play.locked_writes`), by the same guarded statement on PostgreSQL.
 
 Both keep the unique ``(match, seq)`` of the events and the idempotency receipt's unique key, and
 leave the process's cache at the version they wrote. A move that finishes a match of people is
