@@ -21,6 +21,7 @@ import asyncio
 import itertools
 import logging
 import uuid
+import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
@@ -37,8 +38,11 @@ from games.play import writers
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Ahead of a message this process has delivered to its own sockets already, with the process's id.
+# Ahead of a message this process has delivered to its own sockets already, with the process's id:
+# the message after it is compressed (zlib); after the older prefix, as serialized.
+_HEARD_HERE_COMPRESSED = b"hideout-heard-here-z:"
 _HEARD_HERE = b"hideout-heard-here:"
+_PROCESS_ID_BYTES = 16
 
 
 class _Decoded:
@@ -213,7 +217,7 @@ def _report(task: asyncio.Future[None]) -> None:
 class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.mark = _HEARD_HERE + uuid.uuid4().bytes
+        self.mark = _HEARD_HERE_COMPRESSED + uuid.uuid4().bytes
 
     def _get_layer(self) -> Any:
         # As channels_redis's own, with the loop layer that can deliver within the process.
@@ -249,15 +253,27 @@ class SharedDecodeChannelLayer(RedisPubSubChannelLayer):
         return publisher_found
 
     async def group_send_elsewhere(self, group: str, message: dict[str, Any]) -> None:
-        """``group_send`` for the other processes' members: this one's had it from hand_over."""
+        """``group_send`` for the other processes' members: this one's had it from hand_over.
+
+        Compressed: Redis sends every publication back to this process too (its sockets are members),
+        and a saturated daphne that reads that copy slower than it publishes has its connection closed
+        by Redis past the pub/sub output buffer's 32 MB, then every socket of it catches up at once
+        (decision 0010). A move's message, every seat's fragments, is some 33 KB, about 3.6 KB
+        compressed; compressing it costs 0.06 ms, and only another process decompresses it."""
         layer = self._get_layer()
         group_channel = layer._get_group_channel_name(group)
-        await layer._get_shard(group_channel).publish(group_channel, self.mark + self.serialize(message))
+        body = zlib.compress(self.serialize(message), 1)
+        await layer._get_shard(group_channel).publish(group_channel, self.mark + body)
 
     def deserialize(self, message: bytes | _Decoded) -> Any:
         if isinstance(message, _Decoded):
             return message.message
-        body = message[len(self.mark) :] if message.startswith(_HEARD_HERE) else message
+        if message.startswith(_HEARD_HERE_COMPRESSED):
+            body = zlib.decompress(message[len(_HEARD_HERE_COMPRESSED) + _PROCESS_ID_BYTES :])
+        elif message.startswith(_HEARD_HERE):  # a process of the release before, while both run
+            body = message[len(_HEARD_HERE) + _PROCESS_ID_BYTES :]
+        else:
+            body = message
         return super().deserialize(body)
 
 

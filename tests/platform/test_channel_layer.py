@@ -104,6 +104,44 @@ async def _delivered_here_and_elsewhere() -> None:
         assert (await asyncio.wait_for(here.receive(mine[0]), timeout=5))["revision"] == 2
 
 
+def test_what_goes_to_the_other_processes_is_compressed_and_heard_there_as_sent() -> None:
+    """Redis brings a daphne's publications back to it (its sockets are members): compressed, the
+    copy it reads back is small enough that a saturated daphne keeps up (decision 0010). A message
+    published by a process of the release before (marked, not compressed) is still heard."""
+    require_redis(SERVER, "channel layer Redis test")
+    run_on_its_own_loop(_compressed_elsewhere)
+
+
+async def _compressed_elsewhere() -> None:
+    from games.runtime import channel_layer
+
+    async with _two_processes("test-compressed") as (here, elsewhere):
+        group = "match_1_players"
+        theirs = await _member(elsewhere, group)
+        shard = here._get_layer()._shards[0]
+        published: list[bytes] = []
+        real_publish = shard.publish
+
+        async def recorded(channel: str, body: bytes) -> None:
+            published.append(body)
+            await real_publish(channel, body)
+
+        shard.publish = recorded
+        parts = [
+            {"seat": n, "user": n + 7, "html": f"<div class='seat'>{'<p>fragment</p>' * 300}</div>"} for n in range(4)
+        ]
+        message = {"type": "seats.update", "seats": parts}
+        await here.group_send_elsewhere(group, message)
+        assert await asyncio.wait_for(elsewhere.receive(theirs), timeout=5) == message
+        (body,) = published
+        assert body.startswith(here.mark)
+        assert len(body) < len(here.serialize(message)) / 5
+        older = channel_layer._HEARD_HERE + bytes(channel_layer._PROCESS_ID_BYTES) + here.serialize(message)
+        group_channel = here._get_layer()._get_group_channel_name(group)
+        await real_publish(group_channel, older)
+        assert await asyncio.wait_for(elsewhere.receive(theirs), timeout=5) == message
+
+
 def test_a_writer_threads_messages_are_published_by_the_sockets_loop_not_a_thread_of_their_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
