@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -218,19 +219,8 @@ def write_guarded(move: Move) -> SubmitResult | None:
     if changes.fields.get("status") == Match.Status.FINISHED and not match.bot_seats:
         raise Finishing(decision, match)  # a bot's match is not rated (and a running match never loses its bots)
     new_version, by_seq, actor = decision.new_version, decision.by_seq, decision.actor
-    pending = guarded.send(
-        match,
-        seat=seat,
-        events=[event.to_json() for event in events],
-        fields=changes.fields,
-        waiting=changes.waiting,
-        key=idempotency_key,
-        action=action_digest(payload),
-        at=clock.now_datetime(),
-        user=user_id,
-        with_seats=not rules.live,  # a live game's pushes render nothing
-        quiet=changes.quiet,
-    )
+    # A live game's pushes render nothing: no seat rows.
+    pending = _send_statement(match, move, decision, clock.now_datetime(), user=user_id, with_seats=not rules.live)
     latency_trace.mark("statement", match.pk, idempotency_key)
     foreseen, ahead = None, None
     try:
@@ -393,7 +383,20 @@ def _write_by_statement(match: Match, move: Move, decision: Decision, seats: lis
     as for every other move there); ``match`` and ``seats`` left as it leaves their rows. The locked
     row passes its guard: a refusal is a fault, and rolls the transaction back."""
     changes, at = decision.changes, clock.now_datetime()
-    written = guarded.send(
+    written = _send_statement(match, move, decision, at).finish()
+    if written is None:
+        raise DatabaseError(f"the locked row of match {match.pk} refused the move decided on it")
+    _as_after(match, changes, decision.new_version, written.revision, written.chat_version, written.bot_seats)
+    for row in seats:
+        guarded.as_written(row, changes.waiting.get(row.number, ""), at)
+
+
+def _send_statement(
+    match: Match, move: Move, decision: Decision, at: datetime, *, user: int | None = None, with_seats: bool = False
+) -> guarded.Pending:
+    """The guarded statement that writes ``decision`` of ``move`` after ``match.version``, put on the wire."""
+    changes = decision.changes
+    return guarded.send(
         match,
         seat=move.seat,
         events=[event.to_json() for event in decision.events],
@@ -402,13 +405,10 @@ def _write_by_statement(match: Match, move: Move, decision: Decision, seats: lis
         key=move.idempotency_key,
         action=action_digest(move.payload),
         at=at,
+        user=user,
+        with_seats=with_seats,
         quiet=changes.quiet,
-    ).finish()
-    if written is None:
-        raise DatabaseError(f"the locked row of match {match.pk} refused the move decided on it")
-    _as_after(match, changes, decision.new_version, written.revision, written.chat_version, written.bot_seats)
-    for row in seats:
-        guarded.as_written(row, changes.waiting.get(row.number, ""), at)
+    )
 
 
 def _as_decided_on(locked: Match, cached: Match) -> bool:
