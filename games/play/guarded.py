@@ -149,12 +149,12 @@ def send(
         "finished_at": fields.get("finished_at"),
         "outcome": json.dumps(fields["outcome"]) if "outcome" in fields else None,
         "snap": "snapshot" in fields,
-        "snapshot": json.dumps(fields.get("snapshot")),
+        "snapshot": json.dumps(fields["snapshot"]) if "snapshot" in fields else None,
         "quiet": None if quiet is None else json.dumps(list(quiet)),
         # A vacation begun or ended since this row was cached changes the clock: the guard refuses
         # then, and the move is decided again on the locked row (games.play.clock_policy).
         "clock": json.dumps(fields["clock"]) if "clock" in fields else None,
-        "clock_before": json.dumps(match.clock),
+        "clock_before": json.dumps(match.clock) if match.clock else "{}",
         "actor": seat,
         "at": at,
         "events": json.dumps(rows),

@@ -377,8 +377,12 @@ def render_ahead(
     return RenderedAhead(held, messages)
 
 
+Secret = Mapping[int, tuple[int, ...]]
+"""Of a write's events, the ``seq`` and ``visible_to`` of those left out for the other viewers."""
+
+
 def live_events(
-    match: Match, events: Mapping[int, Event], seat: int | None, privates: Privates = ()
+    match: Match, events: Mapping[int, Event], seat: int | None, privates: Privates = (), secret: Secret | None = None
 ) -> tuple[int, int, list[dict[str, Any]]]:
     """The new events as ``seat`` may see them (``None``: a spectator), with the game versions it
     is shown before and after them: ``(after, version, events)``.
@@ -387,21 +391,31 @@ def live_events(
     happened at all is the secret, e.g. police_alarm's placement and auto-escape flag) is left out
     for everyone outside its ``visible_to`` while the game runs, and moves nothing they are shown:
     their versions and the events' ``seq``s skip it (``privates``: the match's private events,
-    :func:`games.push.presenter.private_events`).
+    :func:`games.push.presenter.private_events`; ``secret``: those of ``events``, as
+    :func:`secret_events` finds them once for every viewer).
     """
     finished = match.status == Match.Status.FINISHED
-    private = rules_for(match).is_private
+    if secret is None:
+        secret = secret_events(match, events)
     first = min(events)
-    after = first - 1 - hidden_from(privates, seat, first - 1)
+    after = first - 1 - hidden_from(privates, seat, first - 1) if privates else first - 1
     out = []
     shown = after
     for seq in sorted(events):
-        event = events[seq]
-        if private(event) and not finished and (seat is None or seat not in event.visible_to):
+        if seq in secret and (seat is None or seat not in secret[seq]):
             continue
         shown += 1
-        out.append({"seq": shown, **event_for(event, seat, finished)})
+        out.append({"seq": shown, **event_for(events[seq], seat, finished)})
     return after, match.version if finished else shown, out
+
+
+def secret_events(match: Match, events: Mapping[int, Event]) -> Secret:
+    """The events of ``events`` that only their ``visible_to`` are told of: private ones while the
+    game runs (none for a game that has no private event types)."""
+    rules = rules_for(match)
+    if not rules.private_event_types or match.status == Match.Status.FINISHED:
+        return {}
+    return {seq: event.visible_to for seq, event in events.items() if rules.is_private(event)}
 
 
 def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple[int, int]] | None = None) -> None:
@@ -421,12 +435,13 @@ def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple
         rows = Seat.objects.filter(match_id=match.pk, user__isnull=False, open_sockets__gt=0)
         seats = list(rows.values_list("number", "user_id"))
     privates = private_events(match, events)
+    secret = secret_events(match, events)
     head = {"revision": match.revision, "chat_version": match.chat_version}
     quiet = rules.quiet_events  # None: the game's client wants events only
     state = None if quiet is None or all(e.type in quiet for e in events.values()) else load_state(match)
     parts = []
     for number, user_id in seats:
-        after, version, shown = live_events(match, events, number, privates)
+        after, version, shown = live_events(match, events, number, privates, secret)
         if not shown:
             continue
         part = {"seat": number, "user": user_id, **head, "after": after, "version": version, "events": shown}
@@ -434,7 +449,7 @@ def publish_live(match: Match, events: Mapping[int, Event], audience: list[tuple
             part["view"] = rules.view(state, number)
         parts.append(part)
     messages = _to_players(match.pk, "seats.live", parts)
-    after, version, shown = live_events(match, events, None, privates)
+    after, version, shown = live_events(match, events, None, privates, secret)
     if shown:
         public = {"type": "match.live", **head, "after": after, "version": version, "events": shown}
         if state is not None:
