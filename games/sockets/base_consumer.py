@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
@@ -27,7 +28,7 @@ from games.push.pushes import players_group, seat_group, watch_group
 from games.push.speaking import speaking
 from games.runtime.channels_dispatch import InTurnConsumer
 from games.runtime.wscompress import DEFLATE
-from games.sockets import chat, presence
+from games.sockets import catch_up, chat, presence
 from games.sockets.frames import SentFrames
 from games.web import ratelimit
 
@@ -135,9 +136,19 @@ class BaseMatchConsumer(InTurnConsumer):
 
     async def layer_resumed(self, event: dict[str, Any]) -> None:
         """The channel layer lost Redis for a while and has it back (games.runtime.channel_layer):
-        what was published meanwhile never came, so my client gets whatever it now lacks."""
-        if self.opened and not self.revoked:
+        what was published meanwhile never came, so my client gets whatever it now lacks. Whether
+        it lacks anything is read with every other socket's question, in one query
+        (:mod:`games.sockets.catch_up`): only a socket that is behind renders."""
+        if self.opened and not self.revoked and await self._missed_something():
             await self.push(only_if_newer=True)
+
+    async def _missed_something(self) -> bool:
+        try:
+            now = await catch_up.versions_of(self.match_id)
+        except DatabaseError:
+            return True  # the render that follows answers as any render does without a database
+        frames = self.sent_frames
+        return now is None or now[0] > frames.revision or now[1] > frames.chat
 
     async def user_revoked(self, event: dict[str, Any]) -> None:
         """My user was deactivated, or logged out of the session this socket was opened with."""
