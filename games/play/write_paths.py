@@ -76,8 +76,8 @@ class SubmitResult:
 
     def revision_for(self, seat: int | None) -> int | None:
         """``revision`` as ``seat`` is shown it (T-18, H-2)."""
-        if self.revision is None:
-            return None
+        if self.revision is None or not self.quiet_writes:
+            return self.revision
         return self.revision - len(presenter.hidden_writes(self.quiet_writes, self.finished, seat))
 
 

@@ -163,7 +163,7 @@ def kept_version_shown(match_id: int, seat: int | None, version: int) -> int | N
     """:func:`version_shown` from what this process keeps, without the database (``None``: not kept)."""
     kept = _privates.get(match_id)
     if kept is not None and kept[1] >= version:
-        return version - hidden_from(kept[2], seat, version)
+        return version - hidden_from(kept[2], seat, version) if kept[2] else version
     return None
 
 
