@@ -13,9 +13,11 @@ and state it decides on come from and how the write is kept safe:
   (:mod:`games.play.locked_writes`), by the same guarded statement on PostgreSQL.
 
 Both keep the unique ``(match, seq)`` of the events and the idempotency receipt's unique key, and
-leave the process's cache at the version they wrote. A move that finishes a match of people is
-written by the row lock only (:class:`Finishing`): the players' ratings change in its transaction
-(:mod:`games.ratings.record`). A bot's match is never rated, so its last move stays one statement.
+leave the process's cache at the version they wrote. A move that finishes a match of people
+changes the players' ratings in its transaction (:mod:`games.ratings.record`), under the row lock:
+on PostgreSQL :func:`write_finishing` writes the cache's decision (:class:`Finishing`) if the row is
+still the one it was made on, by the statement, after the ratings. A bot's match is never rated, so
+its last move stays one statement.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
 from games.models import ActionReceipt, Match, Seat
 from games.play import clock, errors, followups, guarded, latency_trace, payloads
 from games.play.decision import Behind, Changes, Decision, action_digest, decide, state_changes
-from games.play.locked_rows import holds_seat, locked_match
+from games.play.locked_rows import holds_seat, lock_if_current, locked_match
 from games.play.locked_writes import insert_events, insert_receipt, mark_waiting, update_match
 from games.play.seat_rows import seats_of
 from games.play.store import (
@@ -48,15 +50,16 @@ from games.play.store import (
 )
 from games.push import presenter, pushes
 from games.push.speaking import speaking
-from games.ratings.record import rate_finished
+from games.ratings.rated import SeatRow
+from games.ratings.record import rate_finished, seat_rows_of
 
 
 class Finishing(Exception):
-    """The move finishes a match with no bot: the locking path writes it, with the ratings it changes.
+    """The move finishes a match with no bot: :func:`write_finishing` writes it, with the ratings it
+    changes, in one transaction.
 
-    It carries the decision and the cached row it was made on: the locking path writes that
-    decision when its locked row passes the guard the statement would have checked, instead of
-    deciding the move again."""
+    It carries the decision and the cached row it was made on: that decision is written if the row,
+    locked, is still the one it was made on, instead of deciding the move again."""
 
     def __init__(self, decision: Decision, match: Match) -> None:
         super().__init__()
@@ -118,9 +121,9 @@ def do_submit_action(
     process's cache, written in one statement; if the cache was behind (another process wrote), it
     catches up and decides once more. The locking path answers what the guarded statement did not:
     every move on SQLite; on PostgreSQL a match no longer running, a seat no longer the user's, or a
-    write that lost the race to another one again after the catch-up (the one case of a third decision),
-    and a move that finishes the match (its ratings are written in its transaction): that one is
-    handed its decision, and decides again only if the locked row moved on since (:class:`Finishing`).
+    write that lost the race to another one again after the catch-up (the one case of a third decision).
+    A move that finishes the match is written with its ratings in one transaction
+    (:func:`write_finishing`), and decided again under the lock only if the row moved on since.
     """
     digest = action_digest(payload)
     move = Move(match_id, seat, payload, expected_version, idempotency_key, now, user_id)
@@ -132,7 +135,8 @@ def do_submit_action(
                     # Another process wrote since this one cached the match: decide again on the news.
                     written = write_guarded(move)
             except Finishing as finishing:
-                return write_locked(move, finishing)  # a finishing move changes ratings: the row lock writes it
+                # A finishing move changes ratings: written with them, in one transaction.
+                written = write_finishing(move, finishing)
             if written is not None:
                 return written
         return write_locked(move)
@@ -215,7 +219,7 @@ def write_guarded(move: Move) -> SubmitResult | None:
         if _still_current(match, seat, user_id):
             raise errors.refusal(exc) from exc
         return None
-    rules, events, new_state, changes = decision.rules, decision.events, decision.new_state, decision.changes
+    rules, new_state, changes = decision.rules, decision.new_state, decision.changes
     if changes.fields.get("status") == Match.Status.FINISHED and not match.bot_seats:
         raise Finishing(decision, match)  # a bot's match is not rated (and a running match never loses its bots)
     new_version, by_seq, actor = decision.new_version, decision.by_seq, decision.actor
@@ -250,21 +254,52 @@ def write_guarded(move: Move) -> SubmitResult | None:
     else:
         ahead = None
         _as_after(match, changes, new_version, written.revision, written.chat_version, written.bot_seats)
-    remember(match.pk, match.version, new_state)
+    return _after_statement(match, decision, written, ahead)
+
+
+def write_finishing(move: Move, finishing: Finishing) -> SubmitResult | None:
+    """PostgreSQL: a move that finishes a match of people, decided on the cache, written with the
+    ratings it changes in one transaction: the row locked, with its seats read in the same query,
+    only if it is still the cached one (the guard the statement checks); the ratings; then the
+    statement. ``None``: the row moved on, and the caller decides the move again under the lock."""
+    match_id, seat, _payload, _expected, _key, _now, user_id = move
+    decision, match = finishing.decision, copy.copy(finishing.match)
+    with transaction.atomic():
+        seats = lock_if_current(match)
+        if not seats:
+            return None
+        if user_id is not None and not any(row[0] == seat and row[1] == user_id and active for row, active in seats):
+            raise errors.NotAllowed(_("Only the players of this match can act in it."))
+        _rate_if_finished(match, decision.changes, [row for row, _active in seats])
+        at = clock.now_datetime()
+        written = _send_statement(match, move, decision, at, user=user_id, with_seats=not decision.rules.live).finish()
+        if written is None:
+            raise DatabaseError(f"the locked row of match {match_id} refused the move decided on it")
+    _as_after(match, decision.changes, decision.new_version, written.revision, written.chat_version, written.bot_seats)
+    return _after_statement(match, decision, written, None)
+
+
+def _after_statement(
+    match: Match, decision: Decision, written: guarded.Written, ahead: pushes.RenderedAhead | None
+) -> SubmitResult:
+    """What follows a move the guarded statement wrote: the process's cache at the new version, the
+    pushes (``ahead``: rendered while the statement ran), a live game's timer, the automatic moves."""
+    changes = decision.changes
+    remember(match.pk, match.version, decision.new_state)
     remember_row(match)
     pushes.publish_after_commit(
         match,
-        events=by_seq,
-        state_before=state,
-        actor=actor,
+        events=decision.by_seq,
+        state_before=decision.state,
+        actor=decision.actor,
         audience=written.audience,
         seats=written.seats,
         ahead=ahead,
     )
-    followups.arm_live_after_commit(match, rules, new_state)
+    followups.arm_live_after_commit(match, decision.rules, decision.new_state)
     if changes.automatic or set(written.bot_seats) & set(changes.waiting):
         followups.advance_after_commit(match.pk, match.version)
-    return _result(match, events)
+    return _result(match, decision.events)
 
 
 def _result(match: Match, events: list[Event]) -> SubmitResult:
@@ -339,23 +374,19 @@ def refresh_cache(match_id: int) -> bool:
 # --- the row lock ----------------------------------------------------------------------------------
 
 
-def write_locked(move: Move, finishing: Finishing | None = None) -> SubmitResult:
-    """The move decided on the match row, locked, and written in that transaction; ``finishing``:
-    the guarded path's decision of it, written as it is if the row is still the one it was made on."""
+def write_locked(move: Move) -> SubmitResult:
+    """The move decided on the match row, locked, and written in that transaction."""
     match_id, seat, payload, expected_version, idempotency_key, now, user_id = move
     with transaction.atomic():
         match = locked_match(match_id)
         seats = seats_of(match_id)
         _check_player(seats, seat, user_id)
-        if finishing is not None and _as_decided_on(match, finishing.match):
-            decision = finishing.decision
-        else:
-            try:
-                decision = decide(match, seat, payload, expected_version=expected_version, now=now)
-            except EngineError as exc:
-                raise errors.refusal(exc) from exc
+        try:
+            decision = decide(match, seat, payload, expected_version=expected_version, now=now)
+        except EngineError as exc:
+            raise errors.refusal(exc) from exc
         by_seq = decision.by_seq
-        _rate_if_finished(match, decision.changes, seats)
+        _rate_if_finished(match, decision.changes, seat_rows_of(seats))
         if guarded.enabled():
             _write_by_statement(match, move, decision, seats)
         else:
@@ -411,14 +442,7 @@ def _send_statement(
     )
 
 
-def _as_decided_on(locked: Match, cached: Match) -> bool:
-    """Whether the locked row passes the guard the statement checks before it writes a decision made
-    on ``cached`` (:mod:`games.play.guarded`): the same version and clock, the match still running.
-    The seat is checked apart, as for any move."""
-    return locked.version == cached.version and locked.status == Match.Status.ACTIVE and locked.clock == cached.clock
-
-
-def _rate_if_finished(match: Match, changes: Changes, seats: list[Seat]) -> None:
+def _rate_if_finished(match: Match, changes: Changes, seats: list[SeatRow]) -> None:
     """The players' ratings, if the move finishes a rated match; its ``finished_at`` taken once
     their ratings are held, so that matches finish in the order they were rated in
     (:mod:`games.ratings.rated`). Nothing, and no query, for any other move."""
@@ -457,7 +481,7 @@ def save_state(match: Match, rules: Rules[Any], state: Any, old_version: int, no
     (and the ratings, if it finishes the match: a loaded archive's finished match counts as any)."""
     changes = state_changes(match, rules, state, old_version, match.version, now)
     seats = seats_of(match.pk)
-    _rate_if_finished(match, changes, seats)
+    _rate_if_finished(match, changes, seat_rows_of(seats))
     return save_changes(match, changes, seats)
 
 

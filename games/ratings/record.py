@@ -1,12 +1,11 @@
 """The ratings a finishing move changes, written in that move's transaction, by plain queries.
 
-:func:`rate_finished` is called by the locking write path (:func:`games.play.write_paths.write_locked`)
-with the match row locked, for a move whose new state has an outcome; the guarded statement never
-finishes a match. It adds three statements to that one move only (the seats it takes from the write
-path, which read them for its pushes): the players' ratings, made if missing and locked in user order
-in one statement (two matches with a player in common wait for each other and never deadlock), the
-rating changes and the new ratings. The unique ``(match, user)``
-of :class:`~games.models.RatingChange` refuses a second count of the same match.
+:func:`rate_finished` is called by the write path (:mod:`games.play.write_paths`) with the match
+row locked, for a move whose new state has an outcome, before the move itself is written. It adds
+three statements to that one move only (the seat rows it takes from the write path): the players'
+ratings, made if missing and locked in user order in one statement (two matches with a player in
+common wait for each other and never deadlock), the rating changes and the new ratings. The unique
+``(match, user)`` of :class:`~games.models.RatingChange` refuses a second count of the same match.
 
 Each statement is written once per database and number of players, one statement for all the
 players (decision 0020): through the ORM, compiling them again on every finish, with a statement
@@ -37,12 +36,11 @@ class Change(NamedTuple):
     after: scale.Skill
 
 
-def rate_finished(match: Match, outcome: dict[str, Any], seats: Sequence[Seat]) -> list[Change]:
-    """Rate ``match`` (finishing now with ``outcome``; ``seats``: its rows) if it is rated; its
+def rate_finished(match: Match, outcome: dict[str, Any], rows: Sequence[SeatRow]) -> list[Change]:
+    """Rate ``match`` (finishing now with ``outcome``; ``rows``: its seats) if it is rated; its
     changes, else ``[]``."""
     if match.bot_seats:
         return []  # no query for a bot's match
-    rows: list[SeatRow] = [(s.number, s.user_id, s.is_bot, s.resigned) for s in seats]
     players = rated_players(match.seat_count, match.bot_seats, rows, outcome)
     if players is None:
         return []
@@ -109,3 +107,8 @@ def _new_ratings_sql(vendor: str, rows: int) -> str:
     kept = ", ".join(f"{column[name]} = excluded.{column[name]}" for name in _RATING_FIELDS[2:])
     target = f"{column['user']}, {column['game']}"
     return f"{insert_sql(Rating, _RATING_FIELDS, rows)} ON CONFLICT ({target}) DO UPDATE SET {kept}"
+
+
+def seat_rows_of(seats: Sequence[Seat]) -> list[SeatRow]:
+    """What the ratings read of a match's seats."""
+    return [(s.number, s.user_id, s.is_bot, s.resigned) for s in seats]

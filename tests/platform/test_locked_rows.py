@@ -6,12 +6,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Match
-from games.play import locked_rows, seat_rows
+from games.play import guarded, locked_rows, seat_rows
 
 from .helpers import started_match
 
@@ -68,3 +68,41 @@ def test_only_an_active_player_holds_their_own_seat(make_user: Any) -> None:
     user.is_active = False
     user.save(update_fields=["is_active"])
     assert not locked_rows.holds_seat(seat_rows.seats_of(match.pk), 1, user.pk)  # a closed account
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finishing_moves_lock_takes_the_row_only_while_it_is_the_cached_one(make_user: Any) -> None:
+    """PostgreSQL's finishing move (write_paths.write_finishing): one query locks the row if it still
+    has the cached version and clock and still runs, and reads what the ratings need of its seats."""
+    match, by_seat = started_match(make_user, players=3)
+    if connection.vendor != "postgresql":
+        assert not guarded.enabled()  # SQLite writes every move by the locking path
+        return
+    cached = Match.objects.get(pk=match.pk)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        rows = locked_rows.lock_if_current(cached)
+        other = connection_elsewhere()
+        try:
+            with other.cursor() as cursor:  # the row is locked: another connection cannot take it
+                cursor.execute("SET lock_timeout = '100ms'")
+                with pytest.raises(OperationalError):
+                    cursor.execute(f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE", [match.pk])
+        finally:
+            other.close()
+    assert len(queries.captured_queries) == 1
+    assert rows == [((number, user.pk, False, False), True) for number, user in sorted(by_seat.items())]
+    for moved in ({"version": cached.version + 1}, {"clock": {"banks": {"1": 5.0}}}, {"status": "finished"}):
+        Match.objects.filter(pk=match.pk).update(**moved)
+        with transaction.atomic():
+            assert locked_rows.lock_if_current(cached) == [], moved
+        Match.objects.filter(pk=match.pk).update(version=cached.version, clock=cached.clock, status=cached.status)
+    type(by_seat[1]).objects.filter(pk=by_seat[1].pk).update(is_active=False)
+    with transaction.atomic():
+        assert [active for _row, active in locked_rows.lock_if_current(cached)] == [True, False, True]
+
+
+def connection_elsewhere() -> Any:
+    """A second connection to the test database, as another process would have."""
+    from django.db import connections
+
+    return connections["default"].copy()

@@ -16,7 +16,7 @@ from games.play import guarded, services, write_paths
 from games.play.archive import export_match, import_match
 from games.play.seat_rows import seats_of
 from games.ratings import scale
-from games.ratings.record import rate_finished
+from games.ratings.record import rate_finished, seat_rows_of
 
 from .helpers import count_calls, random_move, started_match
 
@@ -192,7 +192,7 @@ def test_the_same_match_is_refused_a_second_rating_by_the_database(make_user: An
     match = finished_by_resigning(make_user)
     before = skills()
     with pytest.raises(IntegrityError), transaction.atomic():
-        rate_finished(match, match.outcome or {}, seats_of(match.pk))
+        rate_finished(match, match.outcome or {}, seat_rows_of(seats_of(match.pk)))
     assert skills() == before
     assert RatingChange.objects.filter(match=match).count() == 2
 
@@ -211,13 +211,13 @@ def test_a_move_that_does_not_finish_the_match_reads_no_rating(make_user: Any) -
 
 
 def test_a_finishing_move_is_written_by_the_row_lock_with_its_ratings(make_user: Any, monkeypatch: Any) -> None:
-    """On PostgreSQL the guarded path hands a finishing move to the locking path before sending
-    anything (its ratings are written in the lock's transaction), which writes it by the same
-    statement once they are; any other move stays one statement."""
+    """On PostgreSQL the guarded path hands a finishing move on before sending anything: the row is
+    locked and the ratings written in one transaction, then the move by the same statement as any
+    other (SQLite: the locking path, which writes every move); any other move stays one statement."""
     match, _users = started_match(make_user, "police_alarm", players=3)
     services.do_resign(match.pk, 0)  # not the end: written as any move (and the cache is warm)
     assert not RatingChange.objects.exists()
-    locked = count_calls(monkeypatch, write_paths, "write_locked")
+    locked = count_calls(monkeypatch, write_paths, "write_finishing" if guarded.enabled() else "write_locked")
     rated_when_sent: list[int] = []
     real_send = guarded.send
 

@@ -199,21 +199,21 @@ def test_a_move_is_decided_once_and_twice_at_most_when_the_cache_was_stale(make_
 
 
 def test_a_finishing_move_is_decided_once_unless_the_locked_row_moved_on(make_user: Any, monkeypatch: Any) -> None:
-    """On PostgreSQL the guarded path decides a finishing move and hands that decision to the
-    locking path, which writes it as it is when the locked row passes the statement's guard (same
-    version and clock): one decision. A row whose clock changed meanwhile is decided again."""
+    """On PostgreSQL the guarded path decides a finishing move, and that decision is written with
+    its ratings when the locked row passes the statement's guard (same version and clock): one
+    decision. A row whose clock changed meanwhile is decided again, under the lock."""
     for clock_moved in (False, True):
         match, _users = started_match(make_user, "police_alarm", players=3)
         services.do_resign(match.pk, 0)  # not the end, and the cache is warm
         made = counting_decisions(monkeypatch)
         if clock_moved:  # after the guarded path read its cached row, before the lock reads the row
-            real = write_paths.locked_match
+            real = write_paths.lock_if_current
 
-            def moved(match_id: int, real: Any = real) -> Match:
-                Match.objects.filter(pk=match_id).update(clock={"banks": {"2": 5.0}})
-                return real(match_id)
+            def moved(cached: Match, real: Any = real) -> Any:
+                Match.objects.filter(pk=cached.pk).update(clock={"banks": {"2": 5.0}})
+                return real(cached)
 
-            monkeypatch.setattr(write_paths, "locked_match", moved)
+            monkeypatch.setattr(write_paths, "lock_if_current", moved)
         services.do_resign(match.pk, 1)  # the end
         monkeypatch.undo()
         match.refresh_from_db()
