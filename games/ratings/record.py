@@ -14,11 +14,13 @@ per player, was most of a finishing move's rating work.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 
 from games.models import Match, Rating, RatingChange, Seat
@@ -52,7 +54,7 @@ def rate_finished(match: Match, outcome: dict[str, Any], rows: Sequence[SeatRow]
     count = len(user_ids)
     with connection.cursor() as cursor:
         cursor.execute(
-            _held_sql(vendor, count), [v for u in user_ids for v in (u, match.game, mu, sigma, start, 0, now)]
+            _held_sql(vendor, count), _rows(vendor, [(u, match.game, mu, sigma, start, 0, now) for u in user_ids])
         )
         held = {user: ((float(m), float(s)), matches) for user, m, s, matches in cursor.fetchall()}
         before = [held[user][0] for _seat, user in players]
@@ -61,20 +63,39 @@ def rate_finished(match: Match, outcome: dict[str, Any], rows: Sequence[SeatRow]
         # First: a second count of the match stops here, on the unique (match, user).
         cursor.execute(
             _changes_sql(vendor, count),
-            [v for c in changes for v in (match.pk, c.user_id, c.seat, match.game, *c.before, *c.after)],
+            _rows(vendor, [(match.pk, c.user_id, c.seat, match.game, *c.before, *c.after) for c in changes]),
         )
-        cursor.execute(
-            _new_ratings_sql(vendor, count),
-            [
-                v
-                for c in changes
-                for v in (c.user_id, match.game, *c.after, scale.ordinal(c.after), held[c.user_id][1] + 1, now)
-            ],
-        )
+        new = [(c.user_id, match.game, *c.after, scale.ordinal(c.after), held[c.user_id][1] + 1, now) for c in changes]
+        cursor.execute(_new_ratings_sql(vendor, count), _rows(vendor, new))
     return changes
 
 
 _RATING_FIELDS = ("user", "game", "mu", "sigma", "ordinal", "matches", "updated_at")
+_CHANGE_FIELDS = ("match", "user", "seat", "game", "mu_before", "sigma_before", "mu_after", "sigma_after")
+
+
+def _rows(vendor: str, rows: list[tuple[Any, ...]]) -> list[Any]:
+    """The parameters of an insert of ``rows`` (:func:`_insert_sql`): a value each, or on PostgreSQL
+    the rows as one JSON array (psycopg binds each parameter by a Python call: 88 for a table of four)."""
+    if vendor != "postgresql":
+        return [value for row in rows for value in row]
+    return [json.dumps(rows, default=str)]  # a time as PostgreSQL reads it: "2026-12-05 04:30:00.1+00:00"
+
+
+def _insert_sql(model: type[Model], fields: tuple[str, ...], rows: int, order_by: str | None = None) -> str:
+    """An ``INSERT`` of ``rows`` rows of ``model``'s ``fields``, taking :func:`_rows`'s parameters;
+    ``order_by``: a field the rows are inserted in the order of (on PostgreSQL; elsewhere they come
+    in that order)."""
+    if connection.vendor != "postgresql":
+        return insert_sql(model, fields, rows)
+    column = quoted_columns(model)
+    table = connection.ops.quote_name(model._meta.db_table)
+    typed = ", ".join(f"(r->>{i})::{model._meta.get_field(name).db_type(connection)}" for i, name in enumerate(fields))
+    order = f" ORDER BY {fields.index(order_by) + 1}" if order_by else ""
+    return (
+        f"INSERT INTO {table} ({', '.join(column[name] for name in fields)})"
+        f" SELECT {typed} FROM jsonb_array_elements(%s::jsonb) AS r{order}"
+    )
 
 
 @cache
@@ -88,15 +109,14 @@ def _held_sql(vendor: str, players: int) -> str:
     kept = f"{column['mu']} = {table}.{column['mu']}"
     returned = ", ".join(column[name] for name in ("user", "mu", "sigma", "matches"))
     return (
-        f"{insert_sql(Rating, _RATING_FIELDS, players)} ON CONFLICT ({target}) DO UPDATE SET {kept}"
+        f"{_insert_sql(Rating, _RATING_FIELDS, players, 'user')} ON CONFLICT ({target}) DO UPDATE SET {kept}"
         f" RETURNING {returned}"
     )
 
 
 @cache
 def _changes_sql(vendor: str, rows: int) -> str:
-    fields = ("match", "user", "seat", "game", "mu_before", "sigma_before", "mu_after", "sigma_after")
-    return insert_sql(RatingChange, fields, rows)
+    return _insert_sql(RatingChange, _CHANGE_FIELDS, rows)
 
 
 @cache
@@ -106,7 +126,7 @@ def _new_ratings_sql(vendor: str, rows: int) -> str:
     column = quoted_columns(Rating)
     kept = ", ".join(f"{column[name]} = excluded.{column[name]}" for name in _RATING_FIELDS[2:])
     target = f"{column['user']}, {column['game']}"
-    return f"{insert_sql(Rating, _RATING_FIELDS, rows)} ON CONFLICT ({target}) DO UPDATE SET {kept}"
+    return f"{_insert_sql(Rating, _RATING_FIELDS, rows)} ON CONFLICT ({target}) DO UPDATE SET {kept}"
 
 
 def seat_rows_of(seats: Sequence[Seat]) -> list[SeatRow]:
