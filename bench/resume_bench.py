@@ -43,41 +43,48 @@ def main() -> None:
     try:
         django_setup()
         db.migrate()
-        from django.conf import settings
-
-        from games.play.services import do_submit_action
-
-        settings.ALLOWED_HOSTS = ["*"]
-        lost: list[tuple[str, dict[str, Any]]] = []
-        capture_broadcasts(lost)  # what a move publishes goes nowhere: Redis is away
-        loop = asyncio.new_event_loop()
-        tables = [Table(i, "heist", 4) for i in range(args.tables)]
-        sockets = [socket for table_ in tables for socket in table_.sockets.values()]
-        for socket in sockets:
-            socket.connect(loop)
-            socket.consumer.opened = True  # as its connect leaves a real consumer
-        rng = random.Random(1)
-        rows = []
-        for run in range(args.runs):
-            behind = tables[run * args.behind : (run + 1) * args.behind]
-            for table_ in behind:
-                move = table_.next_move(rng)
-                assert move is not None
-                seat, action, version = move
-                do_submit_action(table_.match_id, seat, action, expected_version=version)
-            for socket in sockets:
-                socket.sent.clear()
-            c0, t0 = time.process_time(), time.perf_counter()
-            loop.run_until_complete(every_socket_hears(sockets))
-            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-            told = sum(1 for socket in sockets if socket.sent)
-            behind_sockets = sum(len(table_.sockets) for table_ in behind)
-            rows.append([run + 1, len(sockets), behind_sockets, told, wall * 1000, cpu * 1000])
-        loop.close()
-        headers = ["run", "sockets", "behind", "sent an update", "wall (ms)", "CPU (ms)"]
-        print(table(headers, rows, title=f"layer.resumed to every socket; {db.describe()}"))
+        rows = catch_ups(args.tables, args.behind, args.runs)
     finally:
         db.close()
+    headers = ["run", "sockets", "behind", "sent an update", "wall (ms)", "CPU (ms)"]
+    print(table(headers, rows, title=f"layer.resumed to every socket; {db.describe()}"))
+
+
+def catch_ups(tables_count: int, behind_count: int, runs: int) -> list[list[Any]]:
+    """``runs`` times: a move in ``behind_count`` fresh matches whose pushes are lost, then every
+    socket of the ``tables_count`` matches told at once that Redis is back."""
+    from django.conf import settings
+
+    from games.play.services import do_submit_action
+
+    settings.ALLOWED_HOSTS = ["*"]
+    lost: list[tuple[str, dict[str, Any]]] = []
+    capture_broadcasts(lost)  # what a move publishes goes nowhere: Redis is away
+    loop = asyncio.new_event_loop()
+    tables = [Table(i, "heist", 4) for i in range(tables_count)]
+    sockets = [socket for table_ in tables for socket in table_.sockets.values()]
+    for socket in sockets:
+        socket.connect(loop)
+        socket.consumer.opened = True  # as its connect leaves a real consumer
+    rng = random.Random(1)
+    rows = []
+    for run in range(runs):
+        behind = tables[run * behind_count : (run + 1) * behind_count]
+        for table_ in behind:
+            move = table_.next_move(rng)
+            assert move is not None
+            seat, action, version = move
+            do_submit_action(table_.match_id, seat, action, expected_version=version)
+        for socket in sockets:
+            socket.sent.clear()
+        c0, t0 = time.process_time(), time.perf_counter()
+        loop.run_until_complete(every_socket_hears(sockets))
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        told = sum(1 for socket in sockets if socket.sent)
+        behind_sockets = sum(len(table_.sockets) for table_ in behind)
+        rows.append([run + 1, len(sockets), behind_sockets, told, wall * 1000, cpu * 1000])
+    loop.close()
+    return rows
 
 
 if __name__ == "__main__":
