@@ -23,6 +23,7 @@ its last move stays one statement.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -270,7 +271,7 @@ def write_finishing(move: Move, finishing: Finishing) -> SubmitResult | None:
             return None
         if user_id is not None and not any(row[0] == seat and row[1] == user_id and active for row, active in seats):
             raise errors.NotAllowed(_("Only the players of this match can act in it."))
-        _rate_if_finished(match, decision.changes, [row for row, _active in seats])
+        _rate_if_finished(match, decision.changes, lambda: [row for row, _active in seats])
         at = clock.now_datetime()
         written = _send_statement(match, move, decision, at, user=user_id, with_seats=not decision.rules.live).finish()
         if written is None:
@@ -386,7 +387,7 @@ def write_locked(move: Move) -> SubmitResult:
         except EngineError as exc:
             raise errors.refusal(exc) from exc
         by_seq = decision.by_seq
-        _rate_if_finished(match, decision.changes, seat_rows_of(seats))
+        _rate_if_finished(match, decision.changes, lambda: seat_rows_of(seats))
         if guarded.enabled():
             _write_by_statement(match, move, decision, seats)
         else:
@@ -442,13 +443,14 @@ def _send_statement(
     )
 
 
-def _rate_if_finished(match: Match, changes: Changes, seats: list[SeatRow]) -> None:
+def _rate_if_finished(match: Match, changes: Changes, seats: Callable[[], list[SeatRow]]) -> None:
     """The players' ratings, if the move finishes a rated match; its ``finished_at`` taken once
     their ratings are held, so that matches finish in the order they were rated in
-    (:mod:`games.ratings.rated`). Nothing, and no query, for any other move."""
+    (:mod:`games.ratings.rated`); ``seats`` gives what the ratings read of the seats. Nothing, and
+    no query, for any other move."""
     if changes.fields.get("status") != Match.Status.FINISHED:
         return
-    rate_finished(match, changes.fields["outcome"], seats)
+    rate_finished(match, changes.fields["outcome"], seats())
     changes.fields["finished_at"] = clock.now_datetime()
 
 
@@ -481,7 +483,7 @@ def save_state(match: Match, rules: Rules[Any], state: Any, old_version: int, no
     (and the ratings, if it finishes the match: a loaded archive's finished match counts as any)."""
     changes = state_changes(match, rules, state, old_version, match.version, now)
     seats = seats_of(match.pk)
-    _rate_if_finished(match, changes, seat_rows_of(seats))
+    _rate_if_finished(match, changes, lambda: seat_rows_of(seats))
     return save_changes(match, changes, seats)
 
 
