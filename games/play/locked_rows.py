@@ -95,3 +95,8 @@ def lock_if_current(match: Match) -> list[tuple[SeatRow, bool]]:
             [match.pk, match.version, Match.Status.ACTIVE, json.dumps(match.clock)],
         )
         return [((number, user, is_bot, resigned), active) for number, user, is_bot, resigned, active in cursor]
+
+
+def holds_seat_row(rows: Sequence[tuple[SeatRow, bool]], seat: int, user_id: int) -> bool:
+    """:func:`holds_seat` among :func:`lock_if_current`'s rows."""
+    return any(number == seat and user == user_id and active for (number, user, _bot, _gave_up), active in rows)

@@ -36,7 +36,7 @@ from games.engines.base import SYSTEM, EngineError, Event, Rules, replay
 from games.models import ActionReceipt, Match, Seat
 from games.play import clock, errors, followups, guarded, latency_trace, payloads
 from games.play.decision import Behind, Changes, Decision, action_digest, decide, state_changes
-from games.play.locked_rows import holds_seat, lock_if_current, locked_match
+from games.play.locked_rows import holds_seat, holds_seat_row, lock_if_current, locked_match
 from games.play.locked_writes import insert_events, insert_receipt, mark_waiting, update_match
 from games.play.seat_rows import seats_of
 from games.play.store import (
@@ -269,13 +269,11 @@ def write_finishing(move: Move, finishing: Finishing) -> SubmitResult | None:
         seats = lock_if_current(match)
         if not seats:
             return None
-        if user_id is not None and not any(row[0] == seat and row[1] == user_id and active for row, active in seats):
-            raise errors.NotAllowed(_("Only the players of this match can act in it."))
+        _check_player(user_id is None or holds_seat_row(seats, seat, user_id))
         _rate_if_finished(match, decision.changes, lambda: [row for row, _active in seats])
-        at = clock.now_datetime()
-        written = _send_statement(match, move, decision, at, user=user_id, with_seats=not decision.rules.live).finish()
-        if written is None:
-            raise DatabaseError(f"the locked row of match {match_id} refused the move decided on it")
+        live = decision.rules.live  # a live game's pushes render nothing: no seat rows
+        pending = _send_statement(match, move, decision, clock.now_datetime(), user=user_id, with_seats=not live)
+        written = _written_under_lock(pending, match_id)
     _as_after(match, decision.changes, decision.new_version, written.revision, written.chat_version, written.bot_seats)
     return _after_statement(match, decision, written, None)
 
@@ -381,7 +379,7 @@ def write_locked(move: Move) -> SubmitResult:
     with transaction.atomic():
         match = locked_match(match_id)
         seats = seats_of(match_id)
-        _check_player(seats, seat, user_id)
+        _check_player(user_id is None or holds_seat(seats, seat, user_id))
         try:
             decision = decide(match, seat, payload, expected_version=expected_version, now=now)
         except EngineError as exc:
@@ -415,12 +413,19 @@ def _write_by_statement(match: Match, move: Move, decision: Decision, seats: lis
     as for every other move there); ``match`` and ``seats`` left as it leaves their rows. The locked
     row passes its guard: a refusal is a fault, and rolls the transaction back."""
     changes, at = decision.changes, clock.now_datetime()
-    written = _send_statement(match, move, decision, at).finish()
-    if written is None:
-        raise DatabaseError(f"the locked row of match {match.pk} refused the move decided on it")
+    written = _written_under_lock(_send_statement(match, move, decision, at), match.pk)
     _as_after(match, changes, decision.new_version, written.revision, written.chat_version, written.bot_seats)
     for row in seats:
         guarded.as_written(row, changes.waiting.get(row.number, ""), at)
+
+
+def _written_under_lock(pending: guarded.Pending, match_id: int) -> guarded.Written:
+    """The statement's answer for a row this transaction locked: it passes the guard, so a refusal
+    is a fault, and rolls the transaction back."""
+    written = pending.finish()
+    if written is None:
+        raise DatabaseError(f"the locked row of match {match_id} refused the move decided on it")
+    return written
 
 
 def _send_statement(
@@ -454,8 +459,8 @@ def _rate_if_finished(match: Match, changes: Changes, seats: Callable[[], list[S
     changes.fields["finished_at"] = clock.now_datetime()
 
 
-def _check_player(seats: list[Seat], seat: int, user_id: int | None) -> None:
-    if user_id is not None and not holds_seat(seats, seat, user_id):
+def _check_player(holds: bool) -> None:
+    if not holds:
         raise errors.NotAllowed(_("Only the players of this match can act in it."))
 
 

@@ -382,7 +382,7 @@ Secret = Mapping[int, tuple[int, ...]]
 
 
 def live_events(
-    match: Match, events: Mapping[int, Event], seat: int | None, privates: Privates = (), secret: Secret | None = None
+    match: Match, events: Mapping[int, Event], seat: int | None, privates: Privates, secret: Secret
 ) -> tuple[int, int, list[dict[str, Any]]]:
     """The new events as ``seat`` may see them (``None``: a spectator), with the game versions it
     is shown before and after them: ``(after, version, events)``.
@@ -395,8 +395,6 @@ def live_events(
     :func:`secret_events` finds them once for every viewer).
     """
     finished = match.status == Match.Status.FINISHED
-    if secret is None:
-        secret = secret_events(match, events)
     first = min(events)
     after = first - 1 - hidden_from(privates, seat, first - 1) if privates else first - 1
     out = []
